@@ -1,0 +1,313 @@
+"""ndarray operators and methods, bound once after every topic module is loaded.
+
+Most methods are the same-named NumPy function (``a.sum(...)`` is ``sum(a, ...)``); the few whose method form
+differs from the function (in-place ``sort``, ``reshape(*shape)``, ``compress`` argument order...) are defined
+here.  Operators are the ufuncs, so operator promotion and casting have the ufuncs' single home.
+"""
+
+from __future__ import annotations
+
+import builtins
+import types
+
+import numpy as _np
+import torch
+
+from . import _dtypes
+from ._ndarray import ndarray, view_of, wrap
+from ._normalize import as_tensor, check_out, copy_to_out
+from . import _ufuncs as U
+
+
+def _binary(uf):
+    def op(self, other):
+        if _defers(other):
+            return NotImplemented
+        return uf(self, other)
+
+    def rop(self, other):
+        if _defers(other):
+            return NotImplemented
+        return uf(other, self)
+
+    def iop(self, other):
+        return uf(self, other, out=self)
+
+    return op, rop, iop
+
+
+def _defers(other):
+    """Let the other operand's reflected method run (e.g. objects with higher priority, not array-likes)."""
+    return other is not None and getattr(type(other), "__array_ufunc__", False) is None
+
+
+_OPERATORS = {
+    "add": U.add, "sub": U.subtract, "mul": U.multiply, "truediv": U.divide, "floordiv": U.floor_divide,
+    "mod": U.remainder, "pow": U.power, "lshift": U.left_shift, "rshift": U.right_shift, "and": U.bitwise_and,
+    "or": U.bitwise_or, "xor": U.bitwise_xor, "matmul": U.matmul,
+}
+for _n, _uf in _OPERATORS.items():
+    _op, _rop, _iop = _binary(_uf)
+    setattr(ndarray, f"__{_n}__", _op)
+    setattr(ndarray, f"__r{_n}__", _rop)
+    setattr(ndarray, f"__i{_n}__", _iop)
+
+for _n, _uf in {"eq": U.equal, "ne": U.not_equal, "lt": U.less, "le": U.less_equal, "gt": U.greater,
+                "ge": U.greater_equal}.items():
+    setattr(ndarray, f"__{_n}__", _binary(_uf)[0])
+
+
+def _eq_fallback(uf, default):
+    def op(self, other):
+        try:
+            return uf(self, other)
+        except (TypeError, NotImplementedError, ValueError):
+            if other is None or isinstance(other, (str, bytes)):
+                return wrap(torch.full(self.tensor.shape, default, dtype=torch.bool, device=self.tensor.device))
+            raise
+    return op
+
+
+ndarray.__eq__ = _eq_fallback(U.equal, False)
+ndarray.__ne__ = _eq_fallback(U.not_equal, True)
+ndarray.__divmod__ = lambda self, other: U.divmod(self, other)
+ndarray.__rdivmod__ = lambda self, other: U.divmod(other, self)
+ndarray.__neg__ = lambda self: U.negative(self)
+ndarray.__pos__ = lambda self: U.positive(self)
+ndarray.__abs__ = lambda self: U.absolute(self)
+ndarray.__invert__ = lambda self: U.invert(self)
+
+
+def _imatmul(self, other):
+    r = U.matmul(self, other)
+    if r.shape != self.shape:
+        raise ValueError("inplace matrix multiplication requires the first operand to have at least one and the "
+                         "second at least two dimensions.")
+    return copy_to_out(r.tensor, self, "same_kind", U.matmul)
+
+
+ndarray.__imatmul__ = _imatmul
+
+
+# ---------------------------------------------------------------- methods whose form differs from the function
+
+def _shape_args(args):
+    if len(args) == 1 and (isinstance(args[0], (tuple, list)) or args[0] is None):
+        return args[0]
+    return args
+
+
+def reshape(self, *shape, order="C", copy=None):
+    from ._manipulation import reshape as f
+
+    return f(self, _shape_args(shape), order=order, copy=copy)
+
+
+def transpose(self, *axes):
+    from ._manipulation import transpose as f
+
+    axes = _shape_args(axes)
+    return f(self, axes if axes else None)
+
+
+def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
+    d = _dtypes.to_dtype(dtype)
+    if not _np.can_cast(self.dtype, d, casting):
+        raise TypeError(f"Cannot cast array data from {self.dtype!r} to {d!r} according to the rule {casting!r}")
+    td = _dtypes.to_torch(d)
+    if self.tensor.dtype == td:
+        return wrap(self.tensor.clone()) if copy else self
+    return wrap(self.tensor.to(td))
+
+
+def copy(self, order="C"):
+    return wrap(self.tensor.clone(memory_format=torch.contiguous_format))
+
+
+def fill(self, value):
+    if not self._writeable:
+        raise ValueError("assignment destination is read-only")
+    v = as_tensor(value)
+    if v.ndim:
+        if v.numel() != 1:
+            raise ValueError("setting an array element with a sequence.")
+        v = v.reshape(())
+    _check_scalar_fits(value, self.dtype)
+    self.tensor.fill_(v.to(self.tensor.dtype) if v.is_complex() and not self.tensor.is_complex() else v)
+
+
+def _check_scalar_fits(value, d):
+    if type(value) is int and d.kind in "iu":
+        info = _np.iinfo(d)
+        if not info.min <= value <= info.max:
+            raise OverflowError(f"Python integer {value} out of bounds for {d}")
+
+
+def view(self, dtype=None, type=None):
+    if type is not None and type is not ndarray:
+        from .._errors import UnsupportedFeature
+
+        raise UnsupportedFeature("ndarray.view(type=...) with an ndarray subclass")
+    if dtype is None or (isinstance(dtype, builtins.type) and issubclass(dtype, ndarray)):
+        return view_of(self, self.tensor.view(self.tensor.shape))
+    d = _dtypes.to_dtype(dtype)
+    t = self.tensor
+    new_size, old_size = d.itemsize, t.element_size()
+    if new_size != old_size:
+        if t.ndim == 0:
+            raise ValueError("Changing the dtype of a 0d array is only supported if the itemsize is unchanged")
+        if t.stride(-1) != 1 or (t.shape[-1] * old_size) % new_size:
+            raise ValueError("To change to a dtype of a different size, the last axis must be contiguous"
+                             if t.stride(-1) != 1 else
+                             "When changing to a smaller dtype, its size must be a divisor of the size of original "
+                             "dtype" if new_size < old_size else
+                             "When changing to a larger dtype, its size must be a divisor of the total size in "
+                             "bytes of the last axis of the array.")
+    return view_of(self, t.view(_dtypes.to_torch(d)))
+
+
+def sort(self, axis=-1, kind=None, order=None, *, stable=None):
+    from ._sorting import sort as f
+
+    r = f(self, axis=axis, kind=kind, order=order, stable=stable)
+    copy_to_out(r.tensor, self, "unsafe")
+
+
+def partition(self, kth, axis=-1, kind="introselect", order=None):
+    from ._sorting import partition as f
+
+    r = f(self, kth, axis=axis, kind=kind, order=order)
+    copy_to_out(r.tensor, self, "unsafe")
+
+
+def resize(self, *new_shape, refcheck=True):
+    new_shape = _shape_args(new_shape)
+    if isinstance(new_shape, int):
+        new_shape = (new_shape,)
+    n = 1
+    for s in new_shape:
+        n *= s
+    if self._base is not None:
+        raise ValueError("cannot resize this array: it does not own its data")
+    flat = self.tensor.reshape(-1)
+    if n <= flat.numel():
+        t = flat[:n].clone()
+    else:
+        t = torch.cat([flat, torch.zeros(n - flat.numel(), dtype=flat.dtype, device=flat.device)])
+    self.tensor = t.reshape(tuple(new_shape))
+
+
+def compress(self, condition, axis=None, out=None):
+    from ._indexing import compress as f
+
+    return f(condition, self, axis=axis, out=out)
+
+
+def flatten(self, order="C"):
+    from ._manipulation import ravel
+
+    r = ravel(self, order)
+    return wrap(r.tensor.clone()) if r.tensor.data_ptr() == self.tensor.data_ptr() and r.size else r
+
+
+def squeeze(self, axis=None):
+    from ._manipulation import squeeze as f
+
+    return f(self, axis)
+
+
+def tobytes(self, order="C"):
+    return self.__array__().tobytes(order)
+
+
+def getfield(self, dtype, offset=0):
+    from .._errors import UnsupportedFeature
+
+    raise UnsupportedFeature("ndarray.getfield")
+
+
+def setflags(self, write=None, align=None, uic=None):
+    if write is not None:
+        self.flags.writeable = write
+
+
+def byteswap(self, inplace=False):
+    r = _np.asarray(self).byteswap()
+    from ._creation import asarray
+
+    res = asarray(r.copy())
+    if inplace:
+        self.tensor.copy_(res.tensor)
+        return self
+    return res
+
+
+def conj(self):
+    return U.conjugate(self)
+
+
+def max(self, axis=None, out=None, keepdims=False, initial=_np._NoValue, where=True):
+    from ._reductions import amax
+
+    return amax(self, axis, out, keepdims, initial, where)
+
+
+def min(self, axis=None, out=None, keepdims=False, initial=_np._NoValue, where=True):
+    from ._reductions import amin
+
+    return amin(self, axis, out, keepdims, initial, where)
+
+
+def __getitem__(self, index):
+    from ._indexing import getitem
+
+    return getitem(self, index)
+
+
+def __setitem__(self, index, value):
+    from ._indexing import setitem
+
+    setitem(self, index, value)
+
+
+def dump(self, file):
+    from .._errors import UnsupportedFeature
+
+    raise UnsupportedFeature("ndarray.dump (file IO)")
+
+
+def tofile(self, fid, sep="", format="%s"):
+    from .._errors import UnsupportedFeature
+
+    raise UnsupportedFeature("ndarray.tofile (file IO)")
+
+
+def dumps(self):
+    from .._errors import UnsupportedFeature
+
+    raise UnsupportedFeature("ndarray.dumps (pickle IO)")
+
+
+def to_device(self, device, /, *, stream=None):
+    return wrap(self.tensor.to(device))
+
+
+_SPECIAL = {
+    "reshape": reshape, "transpose": transpose, "astype": astype, "copy": copy, "fill": fill, "view": view,
+    "sort": sort, "partition": partition, "resize": resize, "compress": compress, "flatten": flatten,
+    "squeeze": squeeze, "tobytes": tobytes, "getfield": getfield, "setflags": setflags, "byteswap": byteswap,
+    "conj": conj, "conjugate": conj, "max": max, "min": min, "__getitem__": __getitem__,
+    "__setitem__": __setitem__, "dump": dump, "dumps": dumps, "tofile": tofile, "to_device": to_device,
+}
+
+
+def bind_methods(namespace: dict):
+    """Attach NumPy's ndarray methods: the special forms above, then same-named functions of ``namespace``."""
+    for name, f in _SPECIAL.items():
+        setattr(ndarray, name, f)
+    for name in dir(_np.ndarray):
+        if name.startswith("_") or name in _SPECIAL or hasattr(ndarray, name):
+            continue
+        f = namespace.get(name)
+        if isinstance(f, types.FunctionType):
+            setattr(ndarray, name, f)

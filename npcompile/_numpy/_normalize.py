@@ -1,0 +1,297 @@
+"""Argument normalization, in one place: array-likes, axes, dtypes, out=, and the ``@normalizer`` decorator.
+
+Public functions are written as ``*_impl``-style bodies over torch tensors, with parameters annotated by the
+markers below.  ``normalizer`` reads the annotations once, at definition time, and generates a plain Python
+wrapper with the same signature that converts each annotated argument and wraps the result.  Nothing is
+inspected per call, so the wrapper costs a few attribute lookups on top of the torch op.
+"""
+
+from __future__ import annotations
+
+import builtins
+import functools
+import inspect
+import operator
+
+import numpy as _np
+import torch
+from numpy.exceptions import AxisError
+
+from .._errors import UnsupportedFeature
+from . import _dtypes
+from ._ndarray import ndarray, wrap
+
+# ---------------------------------------------------------------- array-likes
+
+
+def _from_numpy(x: _np.ndarray) -> torch.Tensor:
+    d = x.dtype
+    if d not in _dtypes._NP_TO_TORCH:
+        if d.byteorder not in "=|" and d.newbyteorder("=") in _dtypes._NP_TO_TORCH:
+            return _from_numpy(x.astype(d.newbyteorder("=")))
+        raise UnsupportedFeature(f"dtype {d!r}")
+    if type(x) is not _np.ndarray:
+        raise UnsupportedFeature(f"ndarray subclass {type(x).__name__}")
+    if any(s < 0 for s in x.strides) or not x.flags.writeable:
+        x = x.copy()  # torch has no negative strides and no read-only tensors
+    try:
+        return torch.from_numpy(x)
+    except (TypeError, ValueError):  # misaligned or otherwise unusual memory
+        return torch.from_numpy(x.copy())
+
+
+def _scalar_tensor(x) -> torch.Tensor:
+    if type(x) is builtins.bool:
+        return torch.tensor(x, dtype=torch.bool)
+    if type(x) is builtins.int:
+        if -(2**63) <= x < 2**63:
+            return torch.tensor(x, dtype=torch.int64)
+        if 0 <= x < 2**64:
+            return torch.tensor(x, dtype=torch.uint64)
+        raise OverflowError(f"Python integer {x} out of bounds for int64")
+    if type(x) is builtins.float:
+        return torch.tensor(x, dtype=torch.float64)
+    return torch.tensor(x, dtype=torch.complex128)
+
+
+def _seq_tensor(x) -> torch.Tensor:
+    """Nested lists/tuples.  Pure-Python content goes through NumPy's own inference (exact dtypes); content
+    holding our arrays or tensors is stacked in torch, so it also works on other devices and under tracing."""
+    def has_tensor(s):
+        for e in s:
+            if isinstance(e, (ndarray, torch.Tensor)):
+                return True
+            if isinstance(e, (list, tuple)) and has_tensor(e):
+                return True
+        return False
+
+    if not has_tensor(x):
+        try:
+            arr = _np.asarray(x)
+        except ValueError as e:
+            raise ValueError(str(e)) from None
+        if arr.dtype == object:
+            if any(isinstance(e, (torch.SymInt, torch.SymFloat, torch.SymBool)) for e in x):
+                return torch.stack([as_tensor(e) for e in x])
+            raise UnsupportedFeature("object arrays (ragged or non-numeric sequences)")
+        return _from_numpy(arr)
+    parts = [as_tensor(e) for e in x]
+    if not parts:
+        return torch.empty(0, dtype=torch.float64)
+    shapes = {p.shape for p in parts}
+    if len(shapes) > 1:
+        raise ValueError("setting an array element with a sequence. The requested array has an "
+                         "inhomogeneous shape after 1 dimensions.")
+    dt = _dtypes.to_torch(_dtypes.result_type(*parts))
+    return torch.stack([p.to(dt) for p in parts])
+
+
+def as_tensor(x) -> torch.Tensor:
+    """Any array-like to a torch.Tensor, zero-copy where NumPy would not copy."""
+    t = type(x)
+    if t is ndarray:
+        return x.tensor
+    if isinstance(x, torch.Tensor):
+        return x
+    if isinstance(x, ndarray):
+        return x.tensor
+    if t in (builtins.bool, builtins.int, builtins.float, builtins.complex):
+        return _scalar_tensor(x)
+    if isinstance(x, _np.ndarray):
+        return _from_numpy(x)
+    if isinstance(x, _np.generic):
+        return _from_numpy(_np.asarray(x))
+    if isinstance(x, (list, tuple)):
+        return _seq_tensor(x)
+    if isinstance(x, (torch.SymInt, torch.SymFloat, torch.SymBool)):
+        return torch.scalar_tensor(x, dtype={torch.SymInt: torch.int64, torch.SymFloat: torch.float64,
+                                             torch.SymBool: torch.bool}[type(x)])
+    if hasattr(x, "__array__") or hasattr(x, "__array_interface__"):
+        return _from_numpy(_np.asarray(x))
+    if hasattr(x, "__dlpack__"):
+        return torch.from_dlpack(x)
+    for base in (builtins.bool, builtins.int, builtins.float, builtins.complex):  # scalar subclasses
+        if isinstance(x, base):
+            return _scalar_tensor(base(x))
+    if x is None:
+        raise UnsupportedFeature("object arrays (None as an array)")
+    raise UnsupportedFeature(f"arrays of {type(x).__name__} objects")
+
+
+def as_tensor_dtype(x, dtype) -> torch.Tensor:
+    """``as_tensor`` then cast to numpy dtype ``dtype`` (None: keep)."""
+    t = as_tensor(x)
+    if dtype is not None:
+        td = _dtypes.to_torch(dtype)
+        if t.dtype != td:
+            t = t.to(td)
+    return t
+
+
+# ---------------------------------------------------------------- axes
+
+
+def normalize_axis_index(axis, ndim: int) -> int:
+    try:
+        axis = operator.index(axis)
+    except TypeError:
+        raise TypeError(f"'{type(axis).__name__}' object cannot be interpreted as an integer") from None
+    if not -ndim <= axis < ndim:
+        raise AxisError(axis, ndim)
+    return axis % ndim if ndim else 0
+
+
+def normalize_axis_tuple(axis, ndim: int, argname: str = "axis", allow_duplicate=False) -> tuple:
+    if type(axis) not in (tuple, list):
+        axis = (axis,)
+    r = tuple(normalize_axis_index(a, ndim) for a in axis)
+    if not allow_duplicate and len(set(r)) != len(r):
+        raise ValueError(f"repeated {argname}" if argname != "axis" else "duplicate value in 'axis'")
+    return r
+
+
+# ---------------------------------------------------------------- out=
+
+
+def check_out(out):
+    if out is None:
+        return None
+    if isinstance(out, tuple):
+        if len(out) != 1:
+            raise ValueError("The 'out' tuple must have exactly one entry")
+        out = out[0]
+    if not isinstance(out, ndarray):
+        raise TypeError("return arrays must be of ArrayType")
+    return out
+
+
+def copy_to_out(result: torch.Tensor, out: ndarray, casting="same_kind", name="function"):
+    """Write ``result`` into ``out`` under NumPy's casting rule and shape check; return ``out``."""
+    if not out._writeable:
+        raise ValueError("output array is read-only")
+    rd = _dtypes.from_torch(result.dtype)
+    if rd != out.dtype and not _np.can_cast(rd, out.dtype, casting):
+        raise _np._core._exceptions._UFuncOutputCastingError(  # NumPy's own class: user code catches it
+            name_of(name), casting, rd, out.dtype, 0) if isinstance(name, _np.ufunc) else TypeError(
+            f"Cannot cast array data from {rd!r} to {out.dtype!r} according to the rule {casting!r}")
+    if tuple(result.shape) != out.shape:
+        try:
+            b = torch.broadcast_shapes(result.shape, out.tensor.shape)
+        except RuntimeError:
+            b = None
+        if b != out.tensor.shape:
+            raise ValueError(f"non-broadcastable output operand with shape {out.shape} doesn't match the "
+                             f"broadcast shape {tuple(result.shape)}")
+    out.tensor.copy_(result)
+    return out
+
+
+def name_of(f):
+    return getattr(f, "__name__", str(f))
+
+
+# ---------------------------------------------------------------- the decorator
+
+
+class _Marker:
+    def __init__(self, name, convert):
+        self.name, self.convert = name, convert
+
+    def __repr__(self):
+        return self.name
+
+
+def _opt(f):
+    return lambda x: None if x is None else f(x)
+
+
+ArrayLike = _Marker("ArrayLike", as_tensor)
+OptArrayLike = _Marker("OptArrayLike", _opt(as_tensor))
+ArrayLikeSeq = _Marker("ArrayLikeSeq", lambda xs: tuple(as_tensor(x) for x in xs)
+                       if not isinstance(xs, (ndarray, torch.Tensor, _np.ndarray)) else tuple(as_tensor(xs)))
+DTypeLike = _Marker("DTypeLike", _opt(_dtypes.to_dtype))
+OutArray = _Marker("OutArray", check_out)
+
+
+def _wrap_out(r):
+    if isinstance(r, torch.Tensor):
+        return wrap(r)
+    if isinstance(r, tuple):
+        return type(r)(_wrap_out(x) for x in r) if type(r) is tuple else type(r)(*(_wrap_out(x) for x in r))
+    if isinstance(r, list):
+        return [_wrap_out(x) for x in r]
+    return r
+
+
+def normalizer(fn=None, *, wrap_result=True, out_casting="unsafe"):
+    """Build a NumPy-signature wrapper around a tensor-level implementation ``fn``.
+
+    Annotated parameters are converted (``ArrayLike`` -> tensor, ``DTypeLike`` -> numpy dtype, ...); tensors in
+    the result become ndarrays.  A parameter named ``out`` annotated ``OutArray`` receives the result copy:
+    the function returns ``out`` itself, as NumPy does.
+    """
+    if fn is None:
+        return functools.partial(normalizer, wrap_result=wrap_result, out_casting=out_casting)
+    sig = inspect.signature(fn)
+    ns = {"_impl": fn, "_wrap": _wrap_out, "_copy_to_out": copy_to_out, "_casting": out_casting}
+    params, lines, call = [], [], []
+    seen_kwonly = False
+    has_out = False
+    for p in sig.parameters.values():
+        name = p.name
+        ann = p.annotation
+        if isinstance(ann, str):  # from __future__ annotations
+            ann = fn.__globals__.get(ann, ann)
+        if p.default is not p.empty:
+            ns[f"_d_{name}"] = p.default
+        default = f"=_d_{name}" if p.default is not p.empty else ""
+        if p.kind is p.VAR_POSITIONAL:
+            params.append(f"*{name}")
+            seen_kwonly = True
+            call.append(f"*{name}")
+        elif p.kind is p.VAR_KEYWORD:
+            params.append(f"**{name}")
+            call.append(f"**{name}")
+        elif p.kind is p.KEYWORD_ONLY:
+            if not seen_kwonly:
+                params.append("*")
+                seen_kwonly = True
+            params.append(f"{name}{default}")
+            call.append(f"{name}={name}")
+        elif p.kind is p.POSITIONAL_ONLY:
+            params.append(f"{name}{default}")
+            call.append(name)
+        else:
+            params.append(f"{name}{default}")
+            call.append(name)
+        if isinstance(ann, _Marker):
+            if ann is OutArray:
+                has_out = True
+                lines.append(f"    {name} = _cv_{name}({name}) if {name} is not None else None")
+                ns[f"_cv_{name}"] = ann.convert
+                call[-1] = f"{name}=None" if p.kind is p.KEYWORD_ONLY else "None"  # the wrapper writes out
+            else:
+                ns[f"_cv_{name}"] = ann.convert
+                if p.kind is p.VAR_POSITIONAL:
+                    lines.append(f"    {name} = tuple(_cv_{name}(_x) for _x in {name})")
+                else:
+                    lines.append(f"    {name} = _cv_{name}({name})")
+    # positional-only marker
+    if any(p.kind is p.POSITIONAL_ONLY for p in sig.parameters.values()):
+        last = max(i for i, p in enumerate(sig.parameters.values()) if p.kind is p.POSITIONAL_ONLY)
+        params.insert(last + 1, "/")
+    body = "\n".join(lines)
+    result = "_r = _impl(" + ", ".join(call) + ")"
+    if has_out:
+        tail = (f"    if out is not None:\n        return _copy_to_out(_r, out, _casting, {fn.__name__!r})\n"
+                "    return _wrap(_r)" if wrap_result else "    return _r")
+    else:
+        tail = "    return _wrap(_r)" if wrap_result else "    return _r"
+    src = f"def {fn.__name__}({', '.join(params)}):\n{body}\n    {result}\n{tail}\n"
+    exec(compile(src, f"<npcompile normalizer {fn.__name__}>", "exec"), ns)
+    w = ns[fn.__name__]
+    w.__doc__ = fn.__doc__
+    w.__qualname__ = fn.__qualname__
+    w.__module__ = "npcompile._numpy"
+    w.__wrapped_impl__ = fn
+    return w
