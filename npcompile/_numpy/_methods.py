@@ -20,10 +20,12 @@ from . import _ufuncs as U
 
 
 def _binary(uf):
+    binary = uf._binary
+
     def op(self, other):
-        if _defers(other):
+        if type(other) not in _FAST_OPERANDS and _defers(other):
             return NotImplemented
-        return uf(self, other)
+        return binary(self, other)
 
     def rop(self, other):
         if _defers(other):
@@ -34,6 +36,9 @@ def _binary(uf):
         return uf(self, other, out=self)
 
     return op, rop, iop
+
+
+_FAST_OPERANDS = frozenset({ndarray, int, float, complex, bool})
 
 
 def _defers(other):

@@ -26,6 +26,7 @@ _U64_WRAP = {"add", "subtract", "multiply", "bitwise_and", "bitwise_or", "bitwis
              "negative", "positive", "square", "conjugate", "equal", "not_equal", "bitwise_count"}
 _U64_ORDER = {"less", "less_equal", "greater", "greater_equal", "maximum", "minimum", "fmax", "fmin"}
 _SIGN_BIT = -(2**63)
+_TORCH_DTYPES = frozenset(_dtypes._TORCH_TO_NP)
 
 
 class ufunc:
@@ -44,6 +45,7 @@ class ufunc:
         self.ntypes = len(self.types)
         self.__doc__ = f"NumPy's ``{self.__name__}`` ufunc on torch tensors."
         self._cache = {}
+        self._plans = {}
 
     def __repr__(self):
         return f"<ufunc '{self.__name__}'>"
@@ -75,8 +77,42 @@ class ufunc:
         return r
 
     # ------------------------------------------------------------ call
-    def __call__(self, *args, out=None, where=True, casting="same_kind", order="K", dtype=None, subok=True,
-                 signature=None, axes=None, axis=None, keepdims=False):
+    def __call__(self, *args, **kwargs):
+        if not kwargs:
+            # Fast path: the common call (our arrays and Python scalars, no keywords) costs one dict lookup on
+            # top of the torch kernel.
+            if len(args) == 2 and self.nin == 2:
+                return self._binary(args[0], args[1])
+            if len(args) == 1 and self.nin == 1:
+                x = args[0]
+                if type(x) is ndarray:
+                    t = x.tensor
+                    plan = self._plans.get(t.dtype)
+                    if plan is not None:
+                        if plan[0]:
+                            t = t.to(plan[0][0][1])
+                        r = self._kernel(t)
+                        if self.nout == 1:
+                            return wrap(r if r.dtype is plan[1] else r.to(plan[1]))
+        return self._call(*args, **kwargs)
+
+    def _binary(self, x, y):
+        tx, ty = type(x), type(y)
+        a = x.tensor if tx is ndarray else x
+        b = y.tensor if ty is ndarray else y
+        plan = self._plans.get((a.dtype if tx is ndarray else tx, b.dtype if ty is ndarray else ty))
+        if plan is None:
+            return self._call(x, y)
+        for i, want in plan[0]:
+            if i:
+                b = b.to(want)
+            else:
+                a = a.to(want)
+        r = self._kernel(a, b)
+        return wrap(r if r.dtype is plan[1] else r.to(plan[1]))
+
+    def _call(self, *args, out=None, where=True, casting="same_kind", order="K", dtype=None, subok=True,
+              signature=None, axes=None, axis=None, keepdims=False):
         nin = self.nin
         if len(args) != nin:
             if len(args) > nin and out is None:
@@ -127,6 +163,8 @@ class ufunc:
                 op = _weak_scalar(op, loop[i], self.__name__, ops, i, want)
             cast.append(op)
         res = self._run(cast, loop)
+        if out is None and where is True and dtype is None and casting == "same_kind" and self.nout == 1:
+            self._remember_plan(tuple(key), ops, cast, loop)
 
         if where is not True:
             w = as_tensor(where)
@@ -147,6 +185,24 @@ class ufunc:
         if self.nout == 1:
             return copy_to_out(res, outs[0], "unsafe", self)
         return tuple(copy_to_out(r, o, "unsafe", self) for r, o in zip(res, outs))
+
+    def _remember_plan(self, key, ops, cast, loop):
+        """Cache the casts of a plain call whose kernel needs nothing but casting (no wide-uint compute,
+        no scalar-to-tensor conversion, no out-of-range check), for the fast path."""
+        if any(k in (builtins.int, builtins.float, builtins.complex, builtins.bool) for k in key):
+            if not self._scalar_ok or len(key) != 2 or key[0] not in _TORCH_DTYPES:
+                return
+            if key[1] is builtins.int and loop[1].kind in "iu":
+                return  # needs the out-of-range check per value
+            if type(cast[1]) is not key[1]:
+                return
+        if any(isinstance(k, torch.dtype) and k in (torch.uint16, torch.uint32, torch.uint64) for k in key):
+            return
+        casts = tuple((i, _dtypes.to_torch(loop[i])) for i, k in enumerate(key)
+                      if isinstance(k, torch.dtype) and k != _dtypes.to_torch(loop[i]))
+        if any(_dtypes.to_torch(loop[i]) in (torch.uint16, torch.uint32, torch.uint64) for i in range(len(key))):
+            return
+        self._plans[key if len(key) > 1 else key[0]] = (casts, _dtypes.to_torch(loop[-1]))
 
     def _run(self, ops, loop):
         name = self.__name__
@@ -391,12 +447,12 @@ def _isnat(a):
 
 
 def _bool_int8(f):
-    """Kernels torch lacks for bool: run on int8 and return to bool."""
-    def k(*args):
-        if any(isinstance(x, torch.Tensor) and x.dtype == torch.bool for x in args):
-            r = f(*(x.to(torch.int8) if isinstance(x, torch.Tensor) else x for x in args))
-            return r.to(torch.bool)
-        return f(*args)
+    """Kernels torch lacks for bool: run on int8 and return to bool (loop operands share one dtype)."""
+    def k(a, *rest):
+        if a.dtype is not torch.bool:
+            return f(a, *rest)
+        return f(a.to(torch.int8), *(x.to(torch.int8) if isinstance(x, torch.Tensor) else x for x in rest)
+                 ).to(torch.bool)
     return k
 
 
