@@ -108,7 +108,10 @@ class ufunc:
                 b = b.to(want)
             else:
                 a = a.to(want)
-        r = self._kernel(a, b)
+        try:
+            r = self._kernel(a, b)
+        except RuntimeError as e:
+            raise _shape_error(e, (a, b)) from None
         return wrap(r if r.dtype is plan[1] else r.to(plan[1]))
 
     def _call(self, *args, out=None, where=True, casting="same_kind", order="K", dtype=None, subok=True,
@@ -220,7 +223,10 @@ class ufunc:
         elif not self._scalar_ok and not isinstance(ops[-1], torch.Tensor):
             ops[-1] = torch.scalar_tensor(ops[-1], dtype=_dtypes.to_torch(loop[len(ops) - 1]),
                                           device=tensors[0].device)
-        res = self._kernel(*ops)
+        try:
+            res = self._kernel(*ops)
+        except RuntimeError as e:
+            raise _shape_error(e, ops) from None
         if self.nout == 1:
             if flip and res.dtype == torch.int64:
                 res = res ^ _SIGN_BIT
@@ -257,6 +263,17 @@ class ufunc:
 
     def resolve_dtypes(self, dtypes, *, signature=None, casting=None, reduction=False):
         return self._np.resolve_dtypes(dtypes, signature=signature, casting=casting, reduction=reduction)
+
+
+def _shape_error(e, ops):
+    """torch's broadcasting failure is NumPy's ValueError; other runtime errors pass through unchanged."""
+    shapes = [tuple(o.shape) for o in ops if isinstance(o, torch.Tensor)]
+    try:
+        torch.broadcast_shapes(*shapes)
+    except RuntimeError:
+        return ValueError("operands could not be broadcast together with shapes "
+                          + " ".join(str(s).replace(" ", "") for s in shapes))
+    return e
 
 
 def _signature_out_dtype(signature, uf):

@@ -1,0 +1,89 @@
+"""Differential testing against the installed NumPy: run one call in both, compare everything it returns.
+
+    assert_matches(lambda xp, a: xp.sum(a, axis=0), a)
+
+runs the function with ``xp = numpy`` on the NumPy inputs and with ``xp = npcompile._numpy`` on converted
+inputs, then compares values (exact for integers and bools, tight tolerance for floats), dtype and shape, and,
+when NumPy raises, that the shim raises the same exception type.
+"""
+
+from __future__ import annotations
+
+import numpy
+import pytest
+
+import npcompile._numpy as shim
+from npcompile._numpy import ndarray
+
+FLOAT_TOL = {numpy.dtype("float16"): (2e-3, 2e-3), numpy.dtype("float32"): (2e-5, 1e-5),
+             numpy.dtype("complex64"): (2e-5, 1e-5)}
+DEFAULT_TOL = (1e-10, 1e-12)
+
+
+def to_shim(x):
+    """NumPy inputs to shim inputs (arrays, also inside tuples/lists/dicts); other values unchanged."""
+    if isinstance(x, numpy.ndarray):
+        return shim.asarray(x.copy())  # a copy: in-place shim calls must not disturb the NumPy side
+    if isinstance(x, numpy.generic):
+        return shim.asarray(x)
+    if isinstance(x, tuple):
+        return tuple(to_shim(e) for e in x)
+    if isinstance(x, list):
+        return [to_shim(e) for e in x]
+    if isinstance(x, dict):
+        return {k: to_shim(v) for k, v in x.items()}
+    return x
+
+
+def assert_same(expected, actual, rtol=None, atol=None, path="result"):
+    """``actual`` (from the shim) equals ``expected`` (from NumPy) in kind, dtype, shape and value."""
+    if isinstance(expected, (numpy.ndarray, numpy.generic)):
+        assert isinstance(actual, ndarray), f"{path}: expected an array, got {type(actual).__name__}"
+        got = numpy.asarray(actual)
+        exp = numpy.asarray(expected)
+        assert got.dtype == exp.dtype, f"{path}: dtype {got.dtype} != NumPy's {exp.dtype}"
+        assert got.shape == exp.shape, f"{path}: shape {got.shape} != NumPy's {exp.shape}"
+        if exp.dtype.kind in "fc":
+            r, a = FLOAT_TOL.get(exp.dtype, DEFAULT_TOL)
+            numpy.testing.assert_allclose(got, exp, rtol=rtol if rtol is not None else r,
+                                          atol=atol if atol is not None else a, equal_nan=True, err_msg=path)
+        else:
+            numpy.testing.assert_array_equal(got, exp, err_msg=path, strict=True)
+    elif isinstance(expected, (tuple, list)):
+        assert type(actual) is type(expected) or (isinstance(actual, tuple) and isinstance(expected, tuple)), \
+            f"{path}: {type(actual).__name__} != NumPy's {type(expected).__name__}"
+        assert len(actual) == len(expected), f"{path}: length {len(actual)} != {len(expected)}"
+        for i, (e, a) in enumerate(zip(expected, actual)):
+            assert_same(e, a, rtol, atol, f"{path}[{i}]")
+    elif isinstance(expected, dict):
+        assert set(actual) == set(expected), f"{path}: keys differ"
+        for k in expected:
+            assert_same(expected[k], actual[k], rtol, atol, f"{path}[{k!r}]")
+    elif isinstance(expected, float) and isinstance(actual, float):
+        numpy.testing.assert_allclose(actual, expected, rtol=rtol or 1e-12, atol=atol or 0, err_msg=path)
+    else:
+        assert type(actual) is type(expected), f"{path}: {type(actual).__name__} != {type(expected).__name__}"
+        assert actual == expected or (actual != actual and expected != expected), f"{path}: {actual!r} != {expected!r}"
+
+
+def assert_matches(fn, *args, rtol=None, atol=None, check_inputs=False, **kwargs):
+    """Run ``fn(xp, *args, **kwargs)`` with NumPy and with the shim; compare results or exception types.
+
+    ``check_inputs=True`` also compares the (possibly mutated) array arguments afterwards, for in-place calls.
+    """
+    np_args = [a.copy() if isinstance(a, numpy.ndarray) else a for a in args]
+    sh_args = [to_shim(a) for a in args]
+    try:
+        with numpy.errstate(all="ignore"):
+            expected = fn(numpy, *np_args, **kwargs)
+    except Exception as e:  # NumPy's exception type is the oracle
+        with pytest.raises(type(e)):
+            fn(shim, *sh_args, **to_shim(kwargs))
+        return None
+    actual = fn(shim, *sh_args, **to_shim(kwargs))
+    assert_same(expected, actual, rtol, atol)
+    if check_inputs:
+        for i, (e, a) in enumerate(zip(np_args, sh_args)):
+            if isinstance(e, numpy.ndarray):
+                assert_same(e, a, rtol, atol, f"argument {i} after the call")
+    return actual
