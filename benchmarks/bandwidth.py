@@ -1,0 +1,55 @@
+"""STREAM-like triad a = b + s*c, the machine's practical memory bandwidth, measured in the same run so
+memory-bound kernels can be reported as a percentage of it. Bytes are counted as STREAM does: 3 arrays
+of 8-byte elements per pass (no write-allocate traffic); the best (minimum) time of several passes is used."""
+import time
+
+import numpy as np
+
+ARRAY_BYTES = 100_000_000  # per array, well beyond any cache
+PASSES = 10
+
+
+def _best(fn, passes, sync=None):
+    fn()
+    best = float("inf")
+    for _ in range(passes):
+        t0 = time.perf_counter()
+        fn()
+        if sync:
+            sync()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def triad(device="cpu", array_bytes=ARRAY_BYTES, passes=PASSES):
+    """GB/s of the triad for NumPy (CPU only; two passes through out=, so it undercounts its own
+    traffic) and for torch.add(b, c, alpha=s, out=a) (one fused, multi-threaded pass). 'best' is the
+    larger, taken as the machine figure for `device`."""
+    n = array_bytes // 8
+    s = 3.0
+    moved = 3 * n * 8
+    res = {"array_mb": array_bytes / 1e6, "bytes_per_pass": moved}
+    if device == "cpu":
+        b = np.random.default_rng(0).random(n)
+        c = np.random.default_rng(1).random(n)
+        a = np.empty(n)
+
+        def np_triad():
+            np.multiply(c, s, out=a)
+            np.add(a, b, out=a)
+
+        res["numpy_gbps"] = moved / _best(np_triad, passes) / 1e9
+        del a, b, c
+    try:
+        import torch
+
+        tb = torch.rand(n, dtype=torch.float64, device=device)
+        tc = torch.rand(n, dtype=torch.float64, device=device)
+        ta = torch.empty(n, dtype=torch.float64, device=device)
+        sync = torch.cuda.synchronize if device != "cpu" else None
+        res["torch_gbps"] = moved / _best(lambda: torch.add(tb, tc, alpha=s, out=ta), passes, sync) / 1e9
+        del ta, tb, tc
+    except Exception as e:  # noqa: BLE001
+        res["torch_error"] = f"{type(e).__name__}: {e}"
+    res["best_gbps"] = max(v for k, v in res.items() if k.endswith("_gbps"))
+    return res

@@ -1,0 +1,159 @@
+"""The implementations compared side by side ("columns"). Each turns a kernel function into a callable
+taking and returning NumPy arrays; compiled columns compile lazily on the first call, which the runner
+times separately. A column whose package does not import is left out with a note."""
+import contextlib
+import importlib.util
+import types
+
+
+def fresh_function(fn):
+    """A copy of fn with its own code object: Dynamo caches compiled code per code object, and two
+    compilers wrapping the same function would otherwise share (and fight over) those cache entries."""
+    return types.FunctionType(fn.__code__.replace(), fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
+
+
+class Column:
+    key = ""  # JSON key and table label
+    compiled = True
+    dynamo = False  # compiled through TorchDynamo: graph counts are recorded
+
+    def available(self):
+        """None when usable, else a short reason why the column is left out."""
+        return None
+
+    def build(self, fn, device):
+        raise NotImplementedError
+
+
+class NumpyColumn(Column):
+    key = "numpy"
+    compiled = False
+
+    def build(self, fn, device):
+        return fn
+
+
+def _on_device(compiled, device):
+    """Run compiled under `with torch.device(device)` for cuda (NumPy arrays in and out)."""
+    if device == "cpu":
+        return compiled
+    import torch
+
+    def call(*args):
+        with torch.device(device):
+            return compiled(*args)
+
+    return call
+
+
+class NpcompileColumn(Column):
+    key = "npcompile"
+    dynamo = True
+
+    def available(self):
+        try:
+            import npcompile
+        except Exception as e:  # noqa: BLE001 - any import failure means "not available yet"
+            return f"npcompile does not import ({type(e).__name__}: {str(e)[:80]})"
+        if not callable(getattr(npcompile, "compile", None)):
+            return "npcompile.compile does not exist yet"
+        return None
+
+    def build(self, fn, device):
+        import npcompile
+
+        return _on_device(npcompile.compile(fresh_function(fn)), device)
+
+
+class TorchCompileColumn(Column):
+    key = "torch.compile"
+    dynamo = True
+
+    def build(self, fn, device):
+        import torch
+
+        return _on_device(torch.compile(fresh_function(fn)), device)
+
+
+class JaxColumn(Column):
+    """jax.jit of the kernel with the module's `np` rebound to jax.numpy (helpers and in-place updates
+    will not translate; those kernels show ERR)."""
+
+    key = "jax"
+
+    def available(self):
+        return None if importlib.util.find_spec("jax") else "jax not installed"
+
+    def build(self, fn, device):
+        import jax
+        import jax.numpy as jnp
+        import numpy as np
+
+        g = types.FunctionType(fn.__code__, {**fn.__globals__, "np": jnp}, fn.__name__, fn.__defaults__, fn.__closure__)
+        jitted = jax.jit(g)
+
+        def call(*args):
+            out = jitted(*args)
+            return tuple(np.asarray(o) for o in out) if isinstance(out, tuple) else np.asarray(out)
+
+        return call
+
+
+class NumbaColumn(Column):
+    key = "numba"
+
+    def available(self):
+        return None if importlib.util.find_spec("numba") else "numba not installed"
+
+    def build(self, fn, device):
+        if device != "cpu":
+            raise RuntimeError("numba column is CPU only")
+        import numba
+
+        return numba.njit(cache=False)(fn)
+
+
+ALL = (NumpyColumn, NpcompileColumn, TorchCompileColumn, JaxColumn, NumbaColumn)
+SHORT = {"numpy": "np", "npcompile": "npc", "torch.compile": "tc", "jax": "jax", "numba": "nb"}
+
+
+def select(no_npcompile=False, no_torch_compile=False):
+    """(columns in use, notes about columns left out)."""
+    cols, notes = [], []
+    for cls in ALL:
+        col = cls()
+        if (no_npcompile and col.key == "npcompile") or (no_torch_compile and col.key == "torch.compile"):
+            notes.append(f"{col.key}: disabled on the command line")
+            continue
+        why = col.available()
+        if why:
+            notes.append(f"{col.key}: column skipped, {why}")
+            continue
+        cols.append(col)
+    return cols, notes
+
+
+@contextlib.contextmanager
+def dynamo_counts(record):
+    """Fill record with the Dynamo graphs and graph breaks that happen inside the block."""
+    try:
+        from torch._dynamo.utils import counters
+    except Exception:  # noqa: BLE001
+        yield
+        return
+    graphs0 = counters["stats"]["unique_graphs"]
+    breaks0 = dict(counters["graph_break"])
+    try:
+        yield
+    finally:
+        record["graphs"] = counters["stats"]["unique_graphs"] - graphs0
+        new = {k: v - breaks0.get(k, 0) for k, v in counters["graph_break"].items() if v - breaks0.get(k, 0) > 0}
+        record["graph_breaks"] = sum(new.values())
+        if new:
+            record["graph_break_reasons"] = [_short_reason(k) + (f" (x{v})" if v > 1 else "") for k, v in new.items()]
+
+
+def _short_reason(text):
+    """First two lines of a Dynamo graph-break message (the title and its explanation)."""
+    lines = [ln.strip() for ln in text.strip().splitlines() if ln.strip()]
+    return " | ".join(lines[:2])[:300]
