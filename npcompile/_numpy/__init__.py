@@ -26,6 +26,7 @@ from ._statistics import *  # noqa: F403
 from ._sorting import *  # noqa: F403
 from ._sets import *  # noqa: F403
 from ._math import *  # noqa: F403
+from ._products import *  # noqa: F403
 from ._polynomial import *  # noqa: F403
 from ._unsupported import *  # noqa: F403
 from . import fft, linalg, random, testing  # noqa: E402
