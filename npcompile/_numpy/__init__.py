@@ -45,4 +45,5 @@ __version__ = _np.__version__
 from ._methods import bind_methods as _bind  # noqa: E402
 
 _bind(globals())
+from . import _dispatch  # noqa: E402,F401  (NEP 13/18 protocols)
 del _bind
