@@ -135,22 +135,28 @@ def select(no_npcompile=False, no_torch_compile=False):
 
 @contextlib.contextmanager
 def dynamo_counts(record):
-    """Fill record with the Dynamo graphs and graph breaks that happen inside the block."""
+    """Fill record with the Dynamo graphs compiled inside the block, and the graph breaks and
+    unsupported constructs (which can make Dynamo run a whole frame eagerly: 0 graphs) it hit."""
     try:
         from torch._dynamo.utils import counters
     except Exception:  # noqa: BLE001
         yield
         return
+    kinds = ("graph_break", "unimplemented")
     graphs0 = counters["stats"]["unique_graphs"]
-    breaks0 = dict(counters["graph_break"])
+    before = {k: dict(counters[k]) for k in kinds}
     try:
         yield
     finally:
         record["graphs"] = counters["stats"]["unique_graphs"] - graphs0
-        new = {k: v - breaks0.get(k, 0) for k, v in counters["graph_break"].items() if v - breaks0.get(k, 0) > 0}
+        new = {}
+        for k in kinds:
+            for reason, n in counters[k].items():
+                if n - before[k].get(reason, 0) > 0:
+                    new[_short_reason(reason)] = max(new.get(_short_reason(reason), 0), n - before[k].get(reason, 0))
         record["graph_breaks"] = sum(new.values())
         if new:
-            record["graph_break_reasons"] = [_short_reason(k) + (f" (x{v})" if v > 1 else "") for k, v in new.items()]
+            record["graph_break_reasons"] = [r + (f" (x{n})" if n > 1 else "") for r, n in new.items()]
 
 
 def _short_reason(text):

@@ -3,6 +3,7 @@ cannot measure cleanly. `memory`: the extra resident memory at the peak of one w
 first, compiling call); `compile`: first-call time, whose inductor cache state the parent controls
 through TORCHINDUCTOR_CACHE_DIR (empty dir = cold, reused dir = warm). Prints one JSON line."""
 import argparse
+import contextlib
 import gc
 import json
 import statistics
@@ -29,8 +30,9 @@ def run(task, kernel, column, size, device):
     mod = kernels.load(kernel)
     col = _column(column)
     args = kin.make(mod, size)
-    if col.compiled:
-        import torch  # noqa: F401 - import cost is not part of the first call
+    if col.dynamo:
+        import torch  # noqa: F401 - imported before the first call, so its memory is not counted
+        import torch._dynamo.utils  # noqa: F401
     out = {"kernel": kernel, "column": column, "size": size, "device": device}
     fn = col.build(mod.kernel, device)
     gc.collect()
@@ -41,7 +43,7 @@ def run(task, kernel, column, size, device):
         torch.cuda.synchronize()
     rss_before_first = procmem.rss_bytes()
     out["hwm_resettable"] = procmem.reset_hwm()
-    with dynamo_counts(out):
+    with dynamo_counts(out) if col.dynamo else contextlib.nullcontext():
         t0 = time.perf_counter()
         result = fn(*args)
         out["first_call_s"] = time.perf_counter() - t0

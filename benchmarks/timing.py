@@ -48,3 +48,20 @@ def measure(fn, args, repeat=None, target_s=TARGET_S):
         "repeat": repeat,
         "number": number,
     }
+
+
+def per_call(stmt, namespace, repeat=7, min_total_s=0.2):
+    """Median seconds per execution of a tiny statement (a string, so timeit adds no call layer):
+    the loop count is grown until one repeat takes >= min_total_s / repeat, then `repeat` repeats."""
+    import timeit
+
+    timer = timeit.Timer(stmt, globals=namespace)
+    timer.timeit(number=10)  # warm-up, and fail early on an error
+    number = 1
+    while True:
+        if timer.timeit(number=number) >= min_total_s / repeat:
+            break
+        number *= 4 if number < 10_000_000 else 1
+        if number >= 10_000_000:
+            break
+    return statistics.median(t / number for t in timer.repeat(repeat=repeat, number=number))
