@@ -1,0 +1,78 @@
+"""Inductor backend choice and settings for NumPy code.
+
+Inductor generates C++/OpenMP kernels on the CPU and Triton kernels on CUDA; which one is decided by the device
+of the tensors, so there is nothing to choose per call.  ``inductor_options()`` gives the config overrides that
+npcompile applies to *its own* compiles only: they travel as the ``options`` of the Inductor wrapper, which
+applies them with ``torch._inductor.config.patch`` for the duration of each compile, so a plain
+``torch.compile`` in the same process sees Inductor's defaults.
+"""
+
+from __future__ import annotations
+
+import torch
+
+# Why each setting:
+_CPU_AND_CUDA = {
+    # The Python wrapper starts instantly; the C++ wrapper adds a C++ compile per graph for a few µs per call.
+    "cpp_wrapper": False,
+    # Inductor may pad strides of intermediate/output buffers for alignment; NumPy results are C-contiguous
+    # (or follow NumPy's own layout rules), and users look at .strides/.flags, so no padding.
+    "comprehensive_padding": False,
+    # Per-call assertions on input sizes/strides/scalars: Dynamo's guards already check these before the call;
+    # skipping them trims per-call overhead for the small arrays where overhead matters.
+    "size_asserts": False,
+    "scalar_asserts": False,
+    "alignment_asserts": False,
+    # NumPy code often mutates inputs in place (``a += b``); let Inductor reinplace those updates.
+    "reorder_for_locality": True,
+}
+
+
+def _known(options: dict) -> dict:
+    """Drop keys this torch's Inductor does not have (settings differ across torch 2.11 to 2.13)."""
+    import torch._inductor.config as ic
+
+    out = {}
+    for key, value in options.items():
+        obj = ic
+        try:
+            for part in key.split("."):
+                obj = getattr(obj, part)
+        except AttributeError:
+            continue
+        out[key] = value
+    return out
+
+
+def inductor_options(user_options: dict | None = None) -> dict:
+    """Inductor config overrides for an npcompile compile; the user's ``options`` win."""
+    opts = _known(dict(_CPU_AND_CUDA))
+    if user_options:
+        opts.update(user_options)
+    return opts
+
+
+def make_inductor_backend(mode: str | None, options: dict | None, dynamic: bool | None):
+    """The Inductor backend callable (gm, example_inputs) -> compiled, with our scoped settings.
+
+    ``torch._TorchCompileInductorWrapper`` is what ``torch.compile(backend="inductor", mode=..., options=...)``
+    builds: it maps ``mode`` to config patches and applies everything with ``torch._inductor.config.patch``
+    only while compiling.
+    """
+    merged = {}
+    if mode is not None and mode != "default":
+        from torch._inductor import list_mode_options
+
+        merged.update(list_mode_options(mode, dynamic))
+    merged.update(options or {})
+    opts = inductor_options(merged)
+    mode = None  # folded into opts (torch.compile itself refuses mode and options together)
+    wrapper_cls = getattr(torch, "_TorchCompileInductorWrapper", None)
+    if wrapper_cls is None:  # pragma: no cover - torch layout changed
+        from torch._inductor.compile_fx import compile_fx
+
+        return lambda gm, ex: compile_fx(gm, ex, config_patches=opts or {})
+    return wrapper_cls(mode, opts, dynamic)
+
+
+__all__ = ["inductor_options", "make_inductor_backend"]

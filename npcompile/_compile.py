@@ -1,0 +1,566 @@
+"""``npcompile.compile`` and friends: NumPy functions in, fused kernels out, NumPy's answers.
+
+How a call runs
+---------------
+``compile(fn)`` returns a plain Python function (so it binds as a method) that
+
+1. turns each top-level ``numpy.ndarray`` argument of a numeric dtype into a ``torch.Tensor`` sharing its
+   memory (``torch.from_numpy``: zero copy, so in-place updates reach the caller's array);
+2. calls a private entry function (its own code object per compiled function, so Dynamo's per-code caches
+   and recompile limits are ours alone) with TorchDynamo's frame callback set; the entry function turns the
+   tensors back into arrays (``t.numpy()``, traced by Dynamo as NumPy arrays), calls ``fn`` and turns array
+   results into tensors (in-graph, free);
+3. turns the tensors that come out into NumPy arrays again: an output that *is* an input array (same memory,
+   shape, strides, dtype: ``out=``, in-place, returned arguments) comes back as the caller's very object, and
+   a 0-D result comes back as a NumPy scalar (``numpy.float64``...), as NumPy returns from full reductions.
+
+Dynamo's guards then see tensors (checked in C++) instead of NumPy arrays (checked by converting each array in
+Python), which is most of the per-call saving over ``torch.compile`` on NumPy code.
+
+The NumPy -> ``npcompile._numpy`` swap (``npcompile.tracing.numpy_mode``) is active only while Dynamo compiles
+a frame for us: our frame callback enters it around Dynamo's own callback, and Dynamo calls the callback only on
+a cache miss.  Inductor settings for NumPy code (``npcompile.inductor``) travel with the backend.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import logging
+import sys
+import threading
+import types
+import warnings
+from typing import Any, Callable
+
+import numpy as _np
+import torch
+
+from . import config
+from . import fallback as _fallback
+from .tracing import _dynamo_patch as _patch
+
+import torch._dynamo  # noqa: E402
+from torch._dynamo import eval_frame as _eval_frame  # noqa: E402
+
+try:
+    from torch._C._dynamo.eval_frame import set_eval_frame as _set_eval_frame
+except ImportError as e:  # pragma: no cover
+    raise ImportError(f"npcompile: torch {torch.__version__} lacks torch._C._dynamo.eval_frame.set_eval_frame") from e
+
+_set_grad_enabled = torch._C._set_grad_enabled
+_is_grad_enabled = torch.is_grad_enabled
+_from_numpy = torch.from_numpy
+_Tensor = torch.Tensor
+_ndarray = _np.ndarray
+
+# NumPy dtypes that have a torch twin: arrays of these cross into the graph as tensors.  Anything else
+# (datetime64, str, object, structured, longdouble, non-native byte order...) is passed as is, and Dynamo
+# graph-breaks on it, so real NumPy handles it.
+_TORCH_DTYPES = frozenset(
+    _np.dtype(t) for t in (_np.bool_, _np.int8, _np.int16, _np.int32, _np.int64, _np.uint8, _np.uint16,
+                           _np.uint32, _np.uint64, _np.float16, _np.float32, _np.float64, _np.complex64,
+                           _np.complex128)
+)
+_TORCH_DTYPE_NUMS = tuple(sorted({d.num for d in _TORCH_DTYPES}))
+
+# Marks a torch.Tensor the user's function itself returned (not an array): it comes back as a tensor.
+_TENSOR_TAG = "__npcompile_user_tensor__"
+
+
+class CompileError(RuntimeError):
+    """``fullgraph=True`` and the function could not be captured as one graph."""
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Helpers traced by Dynamo inside the entry function.  Written in the small subset Dynamo folds well.
+# --------------------------------------------------------------------------------------------------------------
+
+
+def _unpack_args(mask, args, kwargs):
+    pos, _, kw = mask.partition("|")
+    if pos:
+        args = tuple(a.numpy() if c == "1" else a for a, c in zip(args, pos))
+    if kw:
+        kwargs = dict(kwargs)
+        for k in kw.split(","):
+            kwargs[k] = kwargs[k].numpy()
+    return args, kwargs
+
+
+def _pack(x):
+    tx = type(x)
+    if tx is _np.ndarray:
+        # literals only: constants in code cost Dynamo no guards
+        d = x.dtype
+        k = d.kind
+        if ((k in "biu" or (k == "f" and d.itemsize <= 8) or (k == "c" and d.itemsize <= 16)) and d.isnative
+                and min(x.strides, default=0) >= 0):
+            return torch.from_numpy(x)
+        return x
+    if isinstance(x, torch.Tensor):
+        return (_TENSOR_TAG, x)
+    if tx is tuple:
+        return tuple(_pack(v) for v in x)
+    if tx is list:
+        return [_pack(v) for v in x]
+    if tx is dict:
+        return {k: _pack(v) for k, v in x.items()}
+    return x
+
+
+def _make_entry(fn: Callable) -> types.FunctionType:
+    """A fresh function (fresh code object) that Dynamo compiles in place of ``fn``."""
+
+    def __npcompile_entry__(__npc_mask, *args, **kwargs):
+        if __npc_mask:
+            args, kwargs = _unpack_args(__npc_mask, args, kwargs)
+        return _pack(fn(*args, **kwargs))
+
+    name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or type(fn).__name__
+    code = __npcompile_entry__.__code__
+    code = code.replace(co_name=f"npcompile<{name}>"[:200])
+    entry = types.FunctionType(code, __npcompile_entry__.__globals__, code.co_name, None,
+                               __npcompile_entry__.__closure__)
+    return entry
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Output conversion (runs per call, outside any graph: kept lean).
+# --------------------------------------------------------------------------------------------------------------
+
+
+def _tensor_to_numpy(t, in_tensors, in_arrays):
+    for i, it in enumerate(in_tensors):
+        if t is it:
+            return in_arrays[i]
+    if in_tensors and t.numel() > 0:
+        ptr = t.data_ptr()
+        for i, it in enumerate(in_tensors):
+            if ptr == it.data_ptr() and t.dtype == it.dtype and t.shape == it.shape and t.stride() == it.stride():
+                return in_arrays[i]
+    try:
+        a = t.numpy()
+    except (RuntimeError, TypeError):
+        a = t.numpy(force=True)
+    if a.ndim == 0:
+        return a[()]
+    return a
+
+
+def _unpack_out(x, in_tensors, in_arrays):
+    tx = type(x)
+    if tx is _Tensor:
+        return _tensor_to_numpy(x, in_tensors, in_arrays)
+    if tx is tuple:
+        if len(x) == 2 and x[0] == _TENSOR_TAG and isinstance(x[1], _Tensor):
+            return x[1]
+        return tuple(_unpack_out(v, in_tensors, in_arrays) for v in x)
+    if tx is list:
+        return [_unpack_out(v, in_tensors, in_arrays) for v in x]
+    if tx is dict:
+        return {k: _unpack_out(v, in_tensors, in_arrays) for k, v in x.items()}
+    if isinstance(x, _Tensor):  # tensor subclass from the graph (e.g. a Parameter): as a plain tensor
+        return _tensor_to_numpy(x, in_tensors, in_arrays)
+    return x
+
+
+def _array_root(a):
+    b = a.base
+    while isinstance(b, _ndarray):
+        a = b
+        b = a.base
+    return a
+
+
+def _alias_fix(arrays, tensors):
+    """Arrays that view the same memory must reach the graph as views of one tensor, so that Dynamo/AOT see
+    the aliasing (a write through one is visible through the other, as in NumPy)."""
+    if len({id(a) for a in arrays}) == len(arrays) and all(a.base is None for a in arrays):
+        return tensors
+    roots = [_array_root(a) for a in arrays]
+    ids = [id(r) for r in roots]
+    if len(set(ids)) == len(ids):
+        return tensors
+    out = list(tensors)
+    groups: dict = {}
+    for i, rid in enumerate(ids):
+        groups.setdefault(rid, []).append(i)
+    for idxs in groups.values():
+        if len(idxs) < 2:
+            continue
+        root = roots[idxs[0]]
+        try:
+            rt = _from_numpy(root)
+        except (ValueError, TypeError):
+            continue
+        root_ptr = root.__array_interface__["data"][0]
+        for i in idxs:
+            a = arrays[i]
+            if a is root:
+                out[i] = rt
+                continue
+            if a.dtype != root.dtype:
+                continue
+            isz = a.itemsize
+            off = a.__array_interface__["data"][0] - root_ptr
+            if off % isz or any(s % isz for s in a.strides):
+                continue
+            out[i] = rt.as_strided(a.shape, [s // isz for s in a.strides], rt.storage_offset() + off // isz)
+    # identical objects passed twice: one tensor
+    return out
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The Dynamo side: backend wrapper and frame callback.
+# --------------------------------------------------------------------------------------------------------------
+
+
+def _resolve_backend(backend, mode, options, dynamic):
+    if callable(backend):
+        return backend
+    if backend == "inductor":
+        from .inductor import make_inductor_backend
+
+        return make_inductor_backend(mode, options, dynamic)
+    from torch._dynamo.backends.registry import lookup_backend
+
+    return lookup_backend(backend)
+
+
+class _Backend:
+    """The backend Dynamo calls with each captured graph: records it, then hands it to the real backend.
+
+    One object per compiled function: Dynamo tags cache entries with their backend (its BACKEND_MATCH check),
+    so entries compiled for npcompile are never used by a plain ``torch.compile`` of the same code, and the
+    other way round.
+    """
+
+    def __init__(self, backend, owner):
+        self.backend = backend
+        self.owner = owner
+        self.compiler_name = getattr(backend, "compiler_name", None) or getattr(backend, "__name__", "custom")
+
+    def __call__(self, gm, example_inputs):
+        rec = self.owner._recorder
+        if rec is not None:
+            rec.graphs.append(gm)
+        self.owner._graph_count += 1
+        return self.backend(gm, example_inputs)
+
+
+class _LogCatcher(logging.Handler):
+    """Collects the errors Dynamo suppresses (the frame then runs eagerly) while we compile."""
+
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.records = []
+
+    def emit(self, record):
+        self.records.append(record)
+
+
+_dynamo_cf_log = logging.getLogger("torch._dynamo.convert_frame")
+
+
+def _dynamo_config_patch(fullgraph: bool):
+    dc = torch._dynamo.config
+    patches = {
+        "trace_numpy": bool(config.trace_numpy),
+        "suppress_errors": bool(config.suppress_errors) and not fullgraph,
+        "capture_dynamic_output_shape_ops": bool(config.capture_dynamic_output_shape_ops),
+    }
+    if hasattr(dc, "recompile_limit"):
+        patches["recompile_limit"] = int(config.recompile_limit)
+    else:  # pragma: no cover - older name
+        patches["cache_size_limit"] = int(config.recompile_limit)
+    return dc.patch(patches)
+
+
+class _Callback:
+    """Our frame callback: Dynamo's own callback, run with the NumPy swap, our Dynamo settings and the
+    ``dynamic=`` setting active.  Called by the interpreter hook only when no cached entry's guards pass."""
+
+    def __init__(self, inner, owner, enter_hooks):
+        self._inner = inner
+        self._owner = owner
+        self._enter_hooks = enter_hooks
+        # Dynamo finds the backend (for its BACKEND_MATCH cache check) by following this chain.
+        self._torchdynamo_orig_backend = inner
+
+    def __call__(self, frame, *args, **kwargs):
+        owner = self._owner
+        catcher = _LogCatcher()
+        reasons = _graph_break_reasons()
+        n0 = len(reasons) if reasons is not None else 0
+        _dynamo_cf_log.addHandler(catcher)
+        cleanups = [h() for h in self._enter_hooks]
+        try:
+            with _dynamo_config_patch(owner._fullgraph), _patch.numpy_mode():
+                return self._inner(frame, *args, **kwargs)
+        finally:
+            for c in cleanups:
+                c()
+            _dynamo_cf_log.removeHandler(catcher)
+            new = list(reasons[n0:]) if reasons is not None else []
+            if new or catcher.records:
+                owner._note_breaks(new, catcher.records, frame)
+
+
+def _graph_break_reasons():
+    return getattr(torch._dynamo.utils, "graph_break_reasons", None)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# compile()
+# --------------------------------------------------------------------------------------------------------------
+
+
+class _Compiled:
+    """State of one compiled function (the returned wrapper is a plain function closing over this)."""
+
+    def __init__(self, fn, backend, fullgraph, dynamic, mode, options):
+        self.fn = fn
+        self._fullgraph = bool(fullgraph)
+        self._graph_count = 0
+        self._recorder = None
+        self.entry = _make_entry(fn)
+        real_backend = _resolve_backend(backend, mode, options, dynamic)
+        self.backend = _Backend(real_backend, self)
+        ctx = torch._dynamo.optimize(self.backend, nopython=self._fullgraph, dynamic=dynamic)
+        # Registers the entry with Dynamo (e.g. never "skip: no tensors in frame" for it); the wrapper torch
+        # returns is not used, we set the frame callback ourselves per call (see __call__ below).
+        ctx(self.entry)
+        self.callback = _Callback(ctx.callback, self, list(getattr(ctx, "enter_exit_hooks", ())))
+        self.lock = threading.Lock()
+
+    def _note_breaks(self, reasons, records, frame):
+        rec = self._recorder
+        seen = set()
+        for r in reasons:
+            # Dynamo records a break once per analysis restart; one event per (reason, place).
+            us = getattr(r, "user_stack", None) or []
+            key = (getattr(r, "reason", ""), tuple((f.filename, f.lineno) for f in us))
+            if key in seen:
+                continue
+            seen.add(key)
+            _fallback.note_graph_break(r, rec)
+        for record in records:
+            _fallback.note_suppressed_error(record, frame, rec)
+
+
+def compile(fn: Callable | None = None, *, backend: str | Callable = "inductor", fullgraph: bool = False,
+            dynamic: bool | None = None, mode: str | None = None, options: dict | None = None):
+    """Compile a NumPy function into fused kernels (C++/OpenMP on CPU, Triton on CUDA).
+
+    Use as ``@npcompile.compile`` or ``@npcompile.compile(backend=..., ...)``, on functions, methods, closures
+    and lambdas.  NumPy arrays in, NumPy arrays out, NumPy's answers; what cannot be compiled runs in real NumPy.
+
+    backend: "inductor" (default), "eager", "aot_eager", another registered Dynamo backend name, or a callable
+        ``(torch.fx.GraphModule, example_inputs) -> callable``.
+    fullgraph: raise ``npcompile.CompileError`` at the first place the function cannot stay in one graph.
+    dynamic: as in ``torch.compile`` (None: compile static, go dynamic on the first size change).
+    mode, options: Inductor mode / config overrides, as in ``torch.compile``.
+    """
+    if fn is None:
+        return functools.partial(compile, backend=backend, fullgraph=fullgraph, dynamic=dynamic, mode=mode,
+                                 options=options)
+    if not callable(fn):
+        raise TypeError(f"npcompile.compile expects a callable, got {type(fn).__name__}")
+    orig = getattr(fn, "__npcompile_original__", None)
+    if orig is not None:
+        fn = orig
+    state = _Compiled(fn, backend, fullgraph, dynamic, mode, options)
+    wrapper = _make_wrapper(state)
+    try:
+        functools.update_wrapper(wrapper, fn)
+    except (AttributeError, TypeError):
+        pass
+    wrapper.__npcompile_original__ = fn
+    wrapper.__npcompile_state__ = state
+    # Dynamo tracing a call to the wrapper (one compiled function calling another) inlines ``fn`` instead.
+    wrapper._torchdynamo_inline = fn
+    wrapper.__wrapped__ = fn
+    return wrapper
+
+
+def _make_wrapper(state: _Compiled):
+    entry = state.entry
+    callback = state.callback
+    fullgraph = state._fullgraph
+    fn = state.fn
+    torch_dtypes = _TORCH_DTYPES
+
+    def npcompiled(*args, **kwargs):
+        if not config.trace_numpy and not _has_tensor(args, kwargs):
+            return fn(*args, **kwargs)
+        bits = []
+        targs = []
+        in_arrays = []
+        in_tensors = []
+        need_grad = False
+        for a in args:
+            if type(a) is _ndarray and a.dtype in torch_dtypes and a.flags.writeable:
+                try:
+                    t = _from_numpy(a)
+                except (ValueError, TypeError):
+                    bits.append("0")
+                    targs.append(a)
+                    continue
+                bits.append("1")
+                targs.append(t)
+                in_arrays.append(a)
+                in_tensors.append(t)
+            else:
+                if isinstance(a, _Tensor) and a.requires_grad:
+                    need_grad = True
+                elif isinstance(a, _ndarray):
+                    _fallback.note_array_argument(a, state._recorder)
+                bits.append("0")
+                targs.append(a)
+        mask = "".join(bits) if in_arrays else ""
+        if kwargs:
+            kwnames = []
+            tkw = {}
+            for k, v in kwargs.items():
+                if type(v) is _ndarray and v.dtype in torch_dtypes and v.flags.writeable:
+                    try:
+                        t = _from_numpy(v)
+                    except (ValueError, TypeError):
+                        tkw[k] = v
+                        continue
+                    tkw[k] = t
+                    kwnames.append(k)
+                    in_arrays.append(v)
+                    in_tensors.append(t)
+                else:
+                    if isinstance(v, _Tensor) and v.requires_grad:
+                        need_grad = True
+                    tkw[k] = v
+            if kwnames:
+                mask = ("".join(bits) if "1" in bits else "") + "|" + ",".join(kwnames)
+            kwargs = tkw
+        if len(in_arrays) > 1:
+            fixed = _alias_fix(in_arrays, in_tensors)
+            if fixed is not in_tensors:
+                _apply_alias_fix(targs, kwargs, in_tensors, fixed)
+                in_tensors = fixed
+        grad_was = _is_grad_enabled()
+        if grad_was and not need_grad:
+            _set_grad_enabled(False)
+        prior = _set_eval_frame(callback)
+        try:
+            out = entry(mask, *targs, **kwargs)
+        except Exception as e:
+            if fullgraph:
+                _raise_fullgraph(e, fn)
+            raise
+        finally:
+            _set_eval_frame(prior)
+            if grad_was and not need_grad:
+                _set_grad_enabled(True)
+        return _unpack_out(out, in_tensors, in_arrays)
+
+    return npcompiled
+
+
+def _apply_alias_fix(targs, kwargs, old, new):
+    mapping = {id(o): n for o, n in zip(old, new) if o is not n}
+    for i, a in enumerate(targs):
+        n = mapping.get(id(a))
+        if n is not None:
+            targs[i] = n
+    for k, v in kwargs.items():
+        n = mapping.get(id(v))
+        if n is not None:
+            kwargs[k] = n
+
+
+def _has_tensor(args, kwargs):
+    return any(isinstance(a, _Tensor) for a in args) or any(isinstance(v, _Tensor) for v in kwargs.values())
+
+
+def _raise_fullgraph(e: BaseException, fn) -> None:
+    from torch._dynamo.exc import Unsupported
+
+    if isinstance(e, (Unsupported, torch._dynamo.exc.UserError)):
+        name = getattr(fn, "__qualname__", fn)
+        msg = _fallback.describe_exception(e)
+        raise CompileError(f"npcompile.compile(fullgraph=True): {name} cannot be captured as one graph: {msg}") from e
+
+
+# --------------------------------------------------------------------------------------------------------------
+# explain, disable, allow/disallow_in_graph, graph_break
+# --------------------------------------------------------------------------------------------------------------
+
+
+def explain(fn: Callable, *, backend: str | Callable = "eager"):
+    """``npcompile.explain(fn)(*args)`` compiles and runs ``fn`` once on ``args`` and reports how it was
+    captured: number of graphs, each graph break with its reason (in NumPy terms) and file:line, what ran in
+    real NumPy (fallbacks), and hints.  Returns an ``ExplainReport`` (``print`` it)."""
+    fn = getattr(fn, "__npcompile_original__", fn)
+
+    def run(*args, **kwargs):
+        rec = _fallback.Recorder()
+        compiled = compile(fn, backend=backend)
+        state = compiled.__npcompile_state__
+        state._recorder = rec
+        try:
+            result = compiled(*args, **kwargs)
+        finally:
+            state._recorder = None
+        rec.result = result
+        return rec.report(getattr(fn, "__qualname__", repr(fn)))
+
+    return run
+
+
+def disable(fn: Callable | None = None, recursive: bool = True):
+    """Run ``fn`` (and, with ``recursive=True``, everything it calls) uncompiled, in real NumPy, even when
+    called from a compiled function.  Usable as ``@npcompile.disable``."""
+    if fn is None:
+        return functools.partial(disable, recursive=recursive)
+    return torch._dynamo.disable(fn, recursive=recursive)
+
+
+def _is_numpy_callable(fn) -> bool:
+    mod = getattr(fn, "__module__", None) or ""
+    if isinstance(fn, _np.ufunc) or mod == "numpy" or mod.startswith("numpy."):
+        return True
+    self_ = getattr(fn, "__self__", None)
+    return isinstance(self_, _np.ufunc)
+
+
+def allow_in_graph(fn):
+    """Put ``fn`` into the graph as one opaque call (torch functions/ops; see ``torch.compiler.allow_in_graph``).
+    For a NumPy function previously passed to ``disallow_in_graph``, trace it again."""
+    if _is_numpy_callable(fn):
+        _patch.allow_numpy(fn)
+        return fn
+    return torch._dynamo.allow_in_graph(fn)
+
+
+def disallow_in_graph(fn):
+    """Never trace ``fn``: calls to it graph-break and run eagerly.  For a NumPy function (``np.linalg.eig``,
+    ``np.add.reduce``...) that means it always runs in real NumPy on real arrays."""
+    if _is_numpy_callable(fn):
+        _patch.disallow_numpy(fn)
+        return fn
+    return torch._dynamo.disallow_in_graph(fn)
+
+
+def graph_break(msg: str = "") -> None:
+    """Force a graph break here (code before and after is compiled separately)."""
+    if msg:
+        torch._dynamo.graph_break(msg)
+    else:
+        torch._dynamo.graph_break()
+
+
+def reset() -> None:
+    """Forget every compiled function's cached code (as ``torch._dynamo.reset()``, which it calls)."""
+    torch._dynamo.reset()
+
+
+__all__ = ["compile", "explain", "disable", "allow_in_graph", "disallow_in_graph", "graph_break", "reset",
+           "CompileError"]

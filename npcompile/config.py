@@ -1,0 +1,23 @@
+"""npcompile settings.  Change them at run time: ``npcompile.config.trace_numpy = False``.
+
+Each setting is read when a function is compiled (not per call), except where noted.
+"""
+
+# Trace NumPy calls into fused kernels.  False: every NumPy call runs eagerly in real NumPy (torch code in the
+# function is still compiled).
+trace_numpy = True
+
+# Emit ``npcompile.FallbackWarning`` (once per feature) when part of a function runs in real NumPy because
+# npcompile cannot compile it (an unsupported dtype, a function the shim lacks, an ndarray subclass...).
+warn_on_fallback = False
+
+# Boolean-mask indexing (``a[a > 0]``) and other ops whose output size depends on the data: capture them in
+# the graph (True) or graph-break around them (False).
+capture_dynamic_output_shape_ops = True
+
+# How many specialised versions of one function to keep before running it eagerly (Dynamo's recompile limit).
+recompile_limit = 16
+
+# Never crash on an internal compiler error: run the affected frame in real NumPy instead (ignored with
+# ``fullgraph=True``, which raises).
+suppress_errors = True

@@ -1,0 +1,561 @@
+"""Every place where npcompile reaches into TorchDynamo internals, in one module.
+
+TorchDynamo (``torch._dynamo``) already knows how to trace NumPy code: it maps each NumPy callable to a
+same-named function of ``torch._numpy`` and records one FX node per call.  npcompile wants the same capture,
+but with *our* NumPy-on-torch (``npcompile._numpy``, "the shim") as the implementation.  ``numpy_mode()`` is a
+context manager that, while active, swaps each of Dynamo's ``torch._numpy`` touchpoints for ours and puts
+everything back on exit (also on exceptions).  It is entered only while Dynamo *compiles* a frame for an
+``npcompile.compile`` function (see ``npcompile/_compile.py``), never for a plain ``torch.compile``.
+
+The FX graphs produced under the patch reference our own callables (``ShimCall``, ``ShimMethodCall``,
+``ShimOperatorCall``, ``shim_attr``), which close over ``npcompile._numpy`` directly, so running such a graph
+later (outside the patch, e.g. with the "eager" backend) needs no patch; guards reference no ``torch._numpy``
+object either (they check tensors, NumPy callables by id, and NumPy dtypes), so guard evaluation needs none.
+
+Supported torch: 2.11 to 2.13 (checked on import).  Every attribute we replace is looked up by name and a
+missing one is reported with a clear error naming it, rather than failing obscurely mid-trace.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import operator
+import threading
+import types
+from typing import Any
+
+import numpy as _np
+import torch
+
+SUPPORTED_TORCH = ((2, 11), (2, 13))
+
+
+def _torch_version() -> tuple[int, int]:
+    base = torch.__version__.split("+")[0]
+    parts = base.split(".")
+    try:
+        return int(parts[0]), int(parts[1])
+    except (IndexError, ValueError):  # pragma: no cover - exotic builds
+        return (0, 0)
+
+
+def check_torch_version() -> None:
+    v = _torch_version()
+    lo, hi = SUPPORTED_TORCH
+    if not (lo <= v <= hi):
+        raise ImportError(
+            f"npcompile supports torch {lo[0]}.{lo[1]} to {hi[0]}.{hi[1]} (it hooks into TorchDynamo internals "
+            f"that change between releases); found torch {torch.__version__}"
+        )
+
+
+check_torch_version()
+
+import torch._dynamo  # noqa: E402
+import torch._dynamo.utils as _dy_utils  # noqa: E402
+import torch._dynamo.variables.builtin as _dy_builtin  # noqa: E402
+import torch._dynamo.variables.misc as _dy_misc  # noqa: E402
+import torch._dynamo.variables.tensor as _dy_tensor  # noqa: E402
+
+
+def _require(obj: Any, name: str) -> Any:
+    try:
+        return getattr(obj, name)
+    except AttributeError:
+        where = getattr(obj, "__name__", repr(obj))
+        raise ImportError(
+            f"npcompile: torch {torch.__version__} has no {where}.{name}; this torch release is not supported "
+            f"(supported: 2.11 to 2.13)"
+        ) from None
+
+
+# Checked once, at import, so an incompatible torch fails here and not in the middle of a trace.
+_NumpyVariable = _require(_dy_misc, "NumpyVariable")
+_NumpyDTypeVariable = _require(_dy_misc, "NumpyDTypeVariable")
+_NumpyNdarrayVariable = _require(_dy_tensor, "NumpyNdarrayVariable")
+for _name in ("numpy_to_tensor_wrapper", "numpy_attr_wrapper", "numpy_method_wrapper", "numpy_operator_wrapper",
+              "tnp", "NP_TO_TNP_MODULE"):
+    _require(_dy_utils, _name)
+for _name in ("get_np_to_tnp_map", "get_tnp_to_np_map"):
+    _require(_dy_misc, _name)
+_require(_dy_builtin, "numpy_operator_wrapper")
+_require(_dy_tensor, "tnp")
+_ORIG_NDARRAY_GETATTR = _require(_NumpyNdarrayVariable, "var_getattr")
+del _name
+
+
+def _shim():
+    """The shim, imported on first use (it is being written alongside; importing it lazily keeps this module
+    importable, and lets tests substitute a module)."""
+    global _SHIM
+    if _SHIM is None:
+        import npcompile._numpy as shim
+
+        _SHIM = shim
+    return _SHIM
+
+
+_SHIM = None
+
+
+def set_shim(module) -> None:
+    """Testing hook: trace into ``module`` instead of ``npcompile._numpy``."""
+    global _SHIM
+    _SHIM = module
+    _np_to_shim_map.cache_clear()
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Exceptions while tracing.  Dynamo runs each recorded call once on fake tensors.  A NotImplementedError raised
+# there becomes a graph break at that call (torch/_dynamo/utils.py ``run_node``), after which the call runs in
+# real NumPy on real arrays.  Any other exception would become a hard "TorchRuntimeError", so while we are
+# compiling we turn the shim's exceptions (UnsupportedFeature, NumPy-style ValueError/TypeError for bad user
+# input, ...) into a NotImplementedError: real NumPy then runs the call and gives the real answer or the real
+# error.  Torch's own data-dependence signals pass through untouched: Dynamo handles those itself.
+# --------------------------------------------------------------------------------------------------------------
+
+
+class ShimTraceError(NotImplementedError):
+    """A shim call failed while tracing; the call graph-breaks and runs in real NumPy."""
+
+    def __init__(self, what: str, exc: BaseException):
+        self.what = what
+        self.original = exc
+        feature = getattr(exc, "feature", None)
+        self.feature = feature
+        msg = f"{what}: {type(exc).__name__}: {exc}"
+        super().__init__(msg)
+
+
+_state = threading.local()
+
+
+def tracing_active() -> bool:
+    return getattr(_state, "depth", 0) > 0
+
+
+def _passthrough_types() -> tuple[type, ...]:
+    from torch._subclasses import fake_tensor as ft
+
+    from torch._dynamo.exc import Unsupported
+
+    types_ = [Unsupported]
+    for n in ("DataDependentOutputException", "DynamicOutputShapeException"):
+        t = getattr(ft, n, None)
+        if t is not None:
+            types_.append(t)
+    return tuple(types_)
+
+
+_PASSTHROUGH: tuple[type, ...] | None = None
+
+
+def _convert_exc(what: str, exc: BaseException) -> BaseException:
+    global _PASSTHROUGH
+    if not tracing_active():
+        return exc
+    if _PASSTHROUGH is None:
+        _PASSTHROUGH = _passthrough_types()
+    if isinstance(exc, _PASSTHROUGH) or isinstance(exc, ShimTraceError):
+        return exc
+    return ShimTraceError(what, exc)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Graph-node callables.  These replace torch/_dynamo/utils.py's ``numpy_to_tensor_wrapper``,
+# ``numpy_attr_wrapper``, ``numpy_method_wrapper`` and ``numpy_operator_wrapper``, which turn the tensors of
+# the graph into ``torch._numpy.ndarray`` through the module global ``tnp``.  Ours wrap them into
+# ``npcompile._numpy.ndarray`` instead and unwrap results back into tensors.  They carry no reference to the
+# patch, so a graph that calls them can run anywhere.
+# --------------------------------------------------------------------------------------------------------------
+
+
+def _to_shim(x):
+    if isinstance(x, torch.Tensor):
+        return _shim().ndarray(x)
+    tx = type(x)
+    if tx is list or tx is tuple:
+        return tx(_to_shim(v) for v in x)
+    return x
+
+
+def _to_tensor(x):
+    shim = _shim()
+    if isinstance(x, shim.ndarray):
+        return x.tensor
+    tx = type(x)
+    if tx is list or tx is tuple:
+        return tx(_to_tensor(v) for v in x)
+    return x
+
+
+class ShimCall:
+    """Graph node target for a NumPy function call: ``ShimCall(npcompile._numpy.sin)(tensor, ...)``."""
+
+    __slots__ = ("f", "__name__", "__qualname__")
+
+    def __init__(self, f):
+        self.f = f
+        name = getattr(f, "__name__", None) or type(f).__name__
+        self.__name__ = "npc_" + name
+        self.__qualname__ = self.__name__
+
+    def __repr__(self):
+        return f"<npcompile call {getattr(self.f, '__module__', '?')}.{getattr(self.f, '__name__', self.f)}>"
+
+    def __call__(self, *args, **kwargs):
+        args = _to_shim(args)
+        if kwargs:
+            kwargs = {k: _to_shim(v) for k, v in kwargs.items()}
+        try:
+            out = self.f(*args, **kwargs)
+        except Exception as e:
+            raise _convert_exc(f"numpy.{getattr(self.f, '__name__', self.f)}", e) from e
+        return _to_tensor(out)
+
+
+class ShimMethodCall:
+    """Graph node target for ``a.method(...)`` on an array."""
+
+    __slots__ = ("method", "__name__", "__qualname__")
+
+    def __init__(self, method: str):
+        self.method = method
+        self.__name__ = "npc_method_" + method
+        self.__qualname__ = self.__name__
+
+    def __repr__(self):
+        return f"<npcompile method ndarray.{self.method}>"
+
+    def __call__(self, *args, **kwargs):
+        args = _to_shim(args)
+        if kwargs:
+            kwargs = {k: _to_shim(v) for k, v in kwargs.items()}
+        obj = args[0]
+        try:
+            out = getattr(obj, self.method)(*args[1:], **kwargs)
+        except Exception as e:
+            raise _convert_exc(f"ndarray.{self.method}", e) from e
+        return _to_tensor(out)
+
+
+class ShimOperatorCall:
+    """Graph node target for an operator (``a + b``, ``a[i]``, ``a += b``...) on arrays."""
+
+    __slots__ = ("op", "__name__", "__qualname__")
+
+    def __init__(self, op):
+        self.op = op
+        self.__name__ = "npc_op_" + getattr(op, "__name__", "op")
+        self.__qualname__ = self.__name__
+
+    def __repr__(self):
+        return f"<npcompile operator {getattr(self.op, '__name__', self.op)}>"
+
+    def __call__(self, *args, **kwargs):
+        if kwargs:
+            raise TypeError("operators take no keyword arguments")
+        args = _to_shim(args)
+        try:
+            out = self.op(*args)
+        except Exception as e:
+            raise _convert_exc(f"operator {getattr(self.op, '__name__', self.op)}", e) from e
+        return _to_tensor(out)
+
+
+def shim_attr(obj, name: str):
+    """Graph node target for an array attribute that is itself an array (``a.T``, ``a.real``...)."""
+    if isinstance(obj, torch.Tensor):
+        obj = _shim().ndarray(obj)
+    try:
+        out = getattr(obj, name)
+    except Exception as e:
+        raise _convert_exc(f"ndarray.{name}", e) from e
+    return _to_tensor(out)
+
+
+shim_attr.__name__ = "npc_attr"
+
+GRAPH_CALLABLE_TYPES = (ShimCall, ShimMethodCall, ShimOperatorCall)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# NumPy callable -> shim callable.  Replaces torch/_dynamo/variables/misc.py ``get_np_to_tnp_map`` (an
+# lru_cache over ``NP_TO_TNP_MODULE``, which would point at torch._numpy).  Ours is keyed on the shim and the
+# set of NumPy functions the user disallowed (``npcompile.disallow_in_graph``): those are left out, so Dynamo
+# graph-breaks at them and real NumPy runs them.
+# --------------------------------------------------------------------------------------------------------------
+
+_disallowed: set = set()
+_disallowed_version = [0]
+
+
+def disallow_numpy(fn) -> None:
+    _disallowed.add(fn)
+    _disallowed_version[0] += 1
+
+
+def allow_numpy(fn) -> None:
+    _disallowed.discard(fn)
+    _disallowed_version[0] += 1
+
+
+def _module_pairs():
+    shim = _shim()
+    pairs = [(_np, shim)]
+    for sub in ("fft", "linalg", "random"):
+        m = getattr(shim, sub, None)
+        if m is not None:
+            pairs.append((getattr(_np, sub), m))
+    return pairs
+
+
+@functools.lru_cache(maxsize=4)
+def _np_to_shim_map(_version: int = 0) -> dict:
+    result = {}
+    for np_mod, shim_mod in _module_pairs():
+        for name, ours in vars(shim_mod).items():
+            if name.startswith("_") or not callable(ours) or isinstance(ours, types.ModuleType):
+                continue
+            theirs = getattr(np_mod, name, None)
+            if theirs is None or not callable(theirs):
+                continue
+            try:
+                if theirs in _disallowed:
+                    continue
+                result[theirs] = ours
+            except TypeError:  # unhashable callable
+                continue
+    # ufunc methods (np.add.reduce, ...): bound builtin methods compare and hash by (ufunc, name), so the
+    # fresh bound method Dynamo sees at each access finds its entry here.
+    for np_uf, ours in list(result.items()):
+        if isinstance(np_uf, _np.ufunc):
+            for meth in ("reduce", "accumulate", "outer", "at", "reduceat"):
+                m_ours = getattr(ours, meth, None)
+                if m_ours is not None:
+                    bound = getattr(np_uf, meth)
+                    if bound not in _disallowed:
+                        result[bound] = m_ours
+    return result
+
+
+def np_to_shim_map() -> dict:
+    return _np_to_shim_map(_disallowed_version[0])
+
+
+def shim_to_np_map() -> dict:
+    return {v: k for k, v in np_to_shim_map().items()}
+
+
+def shim_function_for(np_callable):
+    """The shim function that traces ``np_callable``, or None (then it runs in real NumPy)."""
+    try:
+        return np_to_shim_map().get(np_callable)
+    except TypeError:
+        return None
+
+
+# --------------------------------------------------------------------------------------------------------------
+# NumpyVariable class-method replacements.  torch's versions assert ``fn.__module__.startswith('torch._numpy')``
+# and consult ``np_constant_collections_map`` / ``constant_fold_functions``, built from torch._numpy objects at
+# import time; ours answer the same questions for shim functions.
+# --------------------------------------------------------------------------------------------------------------
+
+_FOLD_NAMES = ("issubdtype", "result_type", "promote_types", "can_cast", "min_scalar_type", "isdtype",
+               "iscomplexobj", "isrealobj", "isscalar", "ndim", "shape")
+_FOLD_NAMES_DTYPE_ONLY = ("issubdtype", "promote_types", "can_cast", "isdtype")
+
+
+def _can_constant_fold_through(cls, fn) -> bool:
+    shim = _shim()
+    for n in _FOLD_NAMES_DTYPE_ONLY:
+        if getattr(shim, n, None) is fn:
+            return True
+    return False
+
+
+def _get_constant_collection_for_func(cls, fn):
+    shim = _shim()
+    from torch._dynamo.variables.misc import ConstantLikeVariable
+
+    if fn is getattr(shim, "dtype", None) or fn is _np.dtype:
+        return _NumpyDTypeVariable
+    if fn is getattr(shim, "finfo", None) or fn is getattr(shim, "iinfo", None):
+        return ConstantLikeVariable
+    return None
+
+
+# --------------------------------------------------------------------------------------------------------------
+# NumpyNdarrayVariable.var_getattr replacement.  torch refuses ``a.dtype`` (a graph break) and a few other
+# attributes; in the shim dtypes are real ``numpy.dtype`` constants, fixed by the tensor's dtype, which the
+# tensor guards already pin.  So ``a.dtype`` (and ``np.zeros(n, dtype=a.dtype)``) stay in the graph.
+# --------------------------------------------------------------------------------------------------------------
+
+
+def _ndarray_var_getattr(self, tx, name: str):
+    from torch.fx.experimental.symbolic_shapes import has_free_symbols
+
+    from torch._dynamo.variables.base import VariableTracker
+
+    if name in ("dtype", "nbytes", "strides", "itemsize"):
+        example_value = self.as_proxy().node.meta["example_value"]
+        arr = _shim().ndarray(example_value)
+        if name == "dtype":
+            return _NumpyDTypeVariable(arr.dtype)
+        value = getattr(arr, name)
+        if not has_free_symbols(value):
+            if isinstance(value, tuple):
+                return VariableTracker.build(tx, tuple(int(v) for v in value))
+            return VariableTracker.build(tx, int(value))
+    if name in ("mT",):
+        from torch._dynamo.variables.builder import wrap_fx_proxy_cls
+
+        proxy = tx.output.create_proxy("call_function", shim_attr, (self.as_proxy(), name), {})
+        return wrap_fx_proxy_cls(target_cls=_NumpyNdarrayVariable, tx=tx, proxy=proxy)
+    return _ORIG_NDARRAY_GETATTR(self, tx, name)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The patch itself.
+# --------------------------------------------------------------------------------------------------------------
+
+
+class _Shim_tnp_facade(types.ModuleType):
+    """Stand-in for the ``tnp`` module global of torch/_dynamo/utils.py and variables/tensor.py while patched:
+    those modules only use ``tnp.ndarray`` (isinstance checks and ``tnp.ndarray(tensor)``)."""
+
+
+def _patch_table():
+    """(object, attribute, replacement) for every swap.  Each comment says what it replaces and why."""
+    shim = _shim()
+    table = [
+        # utils.numpy_to_tensor_wrapper(func) is the FX target Dynamo records for ``np.foo(...)``
+        # (imported lazily inside NumpyVariable.call_function, so the module attribute is what counts).
+        (_dy_utils, "numpy_to_tensor_wrapper", ShimCall),
+        # utils.numpy_attr_wrapper: FX target for ``a.T`` / ``a.real`` ...; uses tnp.ndarray.
+        (_dy_utils, "numpy_attr_wrapper", shim_attr),
+        # utils.numpy_method_wrapper(name): FX target for ``a.sum()`` ...; uses tnp.ndarray.
+        (_dy_utils, "numpy_method_wrapper", ShimMethodCall),
+        # utils.numpy_operator_wrapper(op): FX target for ``a + b`` ... (lazily imported by tensor.py).
+        (_dy_utils, "numpy_operator_wrapper", ShimOperatorCall),
+        # builtin.py imports numpy_operator_wrapper at module level: same swap there.
+        (_dy_builtin, "numpy_operator_wrapper", ShimOperatorCall),
+        # ``tnp`` module globals: utils.py (to_numpy_helper / numpy_to_tensor isinstance checks during tracing)
+        # and variables/tensor.py (``tnp.ndarray(example_value)`` in NumpyNdarrayVariable.var_getattr).
+        (_dy_utils, "tnp", shim),
+        (_dy_tensor, "tnp", shim),
+        # misc.get_np_to_tnp_map / get_tnp_to_np_map: numpy callable -> implementation (lru_cached over
+        # NP_TO_TNP_MODULE = torch._numpy); NumpyVariable.call_function looks the module global up per call.
+        (_dy_misc, "get_np_to_tnp_map", np_to_shim_map),
+        (_dy_misc, "get_tnp_to_np_map", shim_to_np_map),
+        # NumpyVariable classmethods asserting ``fn.__module__`` starts with torch._numpy.
+        (_NumpyVariable, "can_constant_fold_through", classmethod(_can_constant_fold_through)),
+        (_NumpyVariable, "get_constant_collection_for_func", classmethod(_get_constant_collection_for_func)),
+        # NumpyNdarrayVariable.var_getattr: ``a.dtype`` (and nbytes/strides) as constants instead of a break.
+        (_NumpyNdarrayVariable, "var_getattr", _ndarray_var_getattr),
+    ]
+    return table
+
+
+_MISSING = object()
+_lock = threading.RLock()
+_active = [0]
+_saved: list = []
+
+
+@contextlib.contextmanager
+def numpy_mode():
+    """While active, TorchDynamo traces NumPy code into ``npcompile._numpy`` instead of ``torch._numpy``.
+
+    Re-entrant and thread-safe (the swap is process-global, so it is held under a lock; Dynamo compiles under
+    its own global lock anyway).  Everything is restored on exit, also when the body raises.
+    """
+    with _lock:
+        _state.depth = getattr(_state, "depth", 0) + 1
+        try:
+            if _active[0] == 0:
+                _install()
+            _active[0] += 1
+            try:
+                yield
+            finally:
+                _active[0] -= 1
+                if _active[0] == 0:
+                    _uninstall()
+        finally:
+            _state.depth -= 1
+
+
+def _install():
+    table = _patch_table()
+    saved = []
+    try:
+        for obj, name, new in table:
+            old = obj.__dict__.get(name, _MISSING) if isinstance(obj, type) else getattr(obj, name, _MISSING)
+            saved.append((obj, name, old))
+            setattr(obj, name, new)
+    except BaseException:
+        _restore(saved)
+        raise
+    _saved[:] = saved
+
+
+def _restore(saved):
+    for obj, name, old in reversed(saved):
+        if old is _MISSING:
+            try:
+                delattr(obj, name)
+            except AttributeError:
+                pass
+        else:
+            setattr(obj, name, old)
+
+
+def _uninstall():
+    saved = list(_saved)
+    _saved.clear()
+    _restore(saved)
+
+
+def is_active() -> bool:
+    return _active[0] > 0
+
+
+def numpy_to_shim_ops_in(gm) -> list:
+    """The shim callables a captured graph calls (for tests and ``explain``)."""
+    out = []
+    for node in gm.graph.nodes:
+        if node.op == "call_function":
+            t = node.target
+            if isinstance(t, ShimCall):
+                out.append(t.f)
+            elif isinstance(t, (ShimMethodCall, ShimOperatorCall)) or t is shim_attr:
+                out.append(t)
+    return out
+
+
+def graph_references_torch_numpy(gm) -> bool:
+    """True if any node of ``gm`` calls into torch._numpy (the state of a plain torch.compile graph)."""
+    orig = (torch._dynamo.utils.numpy_to_tensor_wrapper, torch._dynamo.utils.numpy_method_wrapper,
+            torch._dynamo.utils.numpy_operator_wrapper)
+    for node in gm.graph.nodes:
+        if node.op != "call_function":
+            continue
+        t = node.target
+        if isinstance(t, GRAPH_CALLABLE_TYPES) or t is shim_attr:
+            continue
+        if isinstance(t, tuple(c for c in orig if isinstance(c, type))):
+            return True
+        if t is torch._dynamo.utils.numpy_attr_wrapper:
+            return True
+        mod = getattr(getattr(t, "f", t), "__module__", "") or ""
+        if mod.startswith("torch._numpy"):
+            return True
+    return False
+
+
+__all__ = ["numpy_mode", "is_active", "ShimCall", "ShimMethodCall", "ShimOperatorCall", "shim_attr",
+           "ShimTraceError", "disallow_numpy", "allow_numpy", "np_to_shim_map", "shim_function_for",
+           "check_torch_version", "SUPPORTED_TORCH", "tracing_active", "graph_references_torch_numpy",
+           "numpy_to_shim_ops_in", "set_shim"]
