@@ -220,9 +220,11 @@ class ufunc:
                 else:
                     raise UnsupportedFeature(f"ufunc {name} on uint64")
             ops = [_to_compute(o, flip) if isinstance(o, torch.Tensor) else o for o in ops]
-        elif not self._scalar_ok and not isinstance(ops[-1], torch.Tensor):
-            ops[-1] = torch.scalar_tensor(ops[-1], dtype=_dtypes.to_torch(loop[len(ops) - 1]),
-                                          device=tensors[0].device)
+        else:  # Python scalars become 0-D tensors, except a last one that the kernel accepts (``2.0 * a``)
+            last = len(ops) - 1 if self._scalar_ok else len(ops)
+            ops = [o if i == last or isinstance(o, torch.Tensor) else
+                   torch.scalar_tensor(o, dtype=_dtypes.to_torch(loop[i]), device=tensors[0].device)
+                   for i, o in enumerate(ops)]
         try:
             res = self._kernel(*ops)
         except RuntimeError as e:
