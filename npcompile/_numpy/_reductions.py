@@ -1,3 +1,363 @@
-"""TODO"""
+"""Reductions: sum, prod, min/max, all/any, the mean/var/std family, cumulative sums, average and the nan*
+variants.
 
-__all__ = []
+They are ufunc reductions (``sum`` is ``add.reduce``), so they share ``_ufunc_methods``' single engine for axis,
+keepdims, where=, initial=, out= and NumPy's accumulator dtypes.  The statistical moments add NumPy's rules on
+top: integer input averages in float64, float16 accumulates in float32 and returns float16.
+"""
+
+from __future__ import annotations
+
+import builtins
+import math
+import warnings
+
+import numpy as _np
+import torch
+
+from . import _dtypes
+from . import _ufuncs as U
+from ._ndarray import wrap
+from ._normalize import as_tensor, normalize_axis_index
+from ._ufunc_methods import (
+    _NoValue, _tracing, accumulate_tensor, finish, reduce, reduce_loop, reduce_tensor, reduction_axes,
+    to_out, where_mask,
+)
+from ._normalize import check_out
+
+_F8 = _np.dtype(_np.float64)
+
+__all__ = [
+    "sum", "prod", "amax", "amin", "max", "min", "all", "any", "ptp", "mean", "var", "std", "cumsum", "cumprod",
+    "cumulative_sum", "cumulative_prod", "count_nonzero", "average", "nansum", "nanprod", "nanmin", "nanmax",
+    "nanmean", "nanvar", "nanstd", "nancumsum", "nancumprod",
+]
+
+def _kd(keepdims):
+    return keepdims is not _NoValue and bool(keepdims)
+
+
+# ---------------------------------------------------------------- ufunc reductions
+
+
+def sum(a, axis=None, dtype=None, out=None, keepdims=_NoValue, initial=_NoValue, where=_NoValue):
+    """``add.reduce``: small integers and bools accumulate in int64 (uint64 for unsigned), as NumPy."""
+    return reduce(U.add, a, axis, dtype, out, keepdims, initial, where)
+
+
+def prod(a, axis=None, dtype=None, out=None, keepdims=_NoValue, initial=_NoValue, where=_NoValue):
+    return reduce(U.multiply, a, axis, dtype, out, keepdims, initial, where)
+
+
+def amax(a, axis=None, out=None, keepdims=_NoValue, initial=_NoValue, where=_NoValue):
+    return reduce(U.maximum, a, axis, None, out, keepdims, initial, where)
+
+
+def amin(a, axis=None, out=None, keepdims=_NoValue, initial=_NoValue, where=_NoValue):
+    return reduce(U.minimum, a, axis, None, out, keepdims, initial, where)
+
+
+max = amax  # noqa: A001  (NumPy 2 exports both names for one function)
+min = amin  # noqa: A001
+
+
+def all(a, axis=None, out=None, keepdims=_NoValue, *, where=_NoValue):  # noqa: A001
+    """``logical_and.reduce``: a bool result for any input dtype (NumPy 2)."""
+    return reduce(U.logical_and, a, axis, None, out, keepdims, _NoValue, where)
+
+
+def any(a, axis=None, out=None, keepdims=_NoValue, *, where=_NoValue):  # noqa: A001
+    return reduce(U.logical_or, a, axis, None, out, keepdims, _NoValue, where)
+
+
+def ptp(a, axis=None, out=None, keepdims=_NoValue):
+    """max - min in the input dtype (integers wrap, bools raise, as NumPy's subtract)."""
+    a = wrap(as_tensor(a))
+    return U.subtract(amax(a, axis, None, keepdims), amin(a, axis, None, keepdims), out=out)
+
+
+def count_nonzero(a, axis=None, *, keepdims=False):
+    t = as_tensor(a)
+    axes = reduction_axes(axis, t.ndim)
+    r = torch.sum(t != 0, axes, keepdim=True, dtype=torch.int64) if axes else (t != 0).to(torch.int64)
+    return finish(r, axes, keepdims, None, "add")
+
+
+# ---------------------------------------------------------------- cumulative
+
+
+def _cumulative(uf, a, axis, dtype, out):
+    t = as_tensor(a)
+    if axis is None:
+        t, axis = t.reshape(-1), 0
+    elif t.ndim == 0:
+        t = t.reshape(1)
+    ax = normalize_axis_index(axis, t.ndim)
+    r = accumulate_tensor(uf, t, ax, reduce_loop(uf, _dtypes.from_torch(t.dtype), dtype, "accumulate"))
+    return wrap(r) if out is None else to_out(r, check_out(out), uf.__name__)
+
+
+def cumsum(a, axis=None, dtype=None, out=None):
+    """``add.accumulate``, over the flattened array when ``axis`` is None."""
+    return _cumulative(U.add, a, axis, dtype, out)
+
+
+def cumprod(a, axis=None, dtype=None, out=None):
+    return _cumulative(U.multiply, a, axis, dtype, out)
+
+
+def _array_api_cumulative(uf, x, axis, dtype, out, include_initial):
+    t = as_tensor(x)
+    if axis is None:
+        if t.ndim > 1:
+            raise ValueError("For arrays which have more than one dimension ``axis`` argument is required.")
+        t, axis = t.reshape(-1), 0
+    r = _cumulative(uf, wrap(t), axis, dtype, None).tensor
+    if include_initial:
+        ax = normalize_axis_index(axis, r.ndim)
+        shape = list(r.shape)
+        shape[ax] = 1
+        r = torch.cat([torch.full(shape, uf.identity, dtype=r.dtype, device=r.device), r], ax)
+    return wrap(r) if out is None else to_out(r, check_out(out), uf.__name__)
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
+    """The array-API cumsum: ``axis`` is required beyond 1-D; ``include_initial`` prepends the 0."""
+    return _array_api_cumulative(U.add, x, axis, dtype, out, include_initial)
+
+
+def cumulative_prod(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
+    return _array_api_cumulative(U.multiply, x, axis, dtype, out, include_initial)
+
+
+# ---------------------------------------------------------------- moments
+
+
+def _mean_dtypes(in_dtype, dtype):
+    """(accumulator, result) dtypes of NumPy's mean/var: integers in float64, float16 through float32."""
+    if dtype is not None:
+        d = _dtypes.to_dtype(dtype)
+        return d, d
+    if in_dtype.kind in "biu":
+        return _F8, _F8
+    if in_dtype == _np.float16:
+        return _np.dtype(_np.float32), in_dtype
+    return in_dtype, in_dtype
+
+
+def _count(t, axes, mask):
+    """Elements per reduced slice (a tensor when ``where=`` makes it vary)."""
+    if mask is None:
+        return math.prod(t.shape[d] for d in axes)
+    return torch.sum(mask, axes, keepdim=True, dtype=torch.int64) if axes else mask.to(torch.int64)
+
+
+def _sum_in(t, axes, acc, mask):
+    return reduce_tensor(U.add, t, axes, reduce_loop(U.add, _dtypes.from_torch(t.dtype), acc), mask)
+
+
+def _divide(s, n, acc):
+    """Sum over count, cast back to the accumulator (NumPy divides with an unsafe cast)."""
+    q = s / n
+    return q if q.dtype == _dtypes.to_torch(acc) else q.to(_dtypes.to_torch(acc))
+
+
+def _mean_tensor(t, axes, mask, acc):
+    n = _count(t, axes, mask)
+    if isinstance(n, int) and n == 0:
+        warnings.warn("Mean of empty slice.", RuntimeWarning, stacklevel=4)
+    return _divide(_sum_in(t, axes, acc, mask), n, acc)
+
+
+def mean(a, axis=None, dtype=None, out=None, keepdims=_NoValue, *, where=_NoValue):
+    """Arithmetic mean; integers and bools give float64, float16 accumulates in float32."""
+    t = as_tensor(a)
+    axes = reduction_axes(axis, t.ndim)
+    acc, res = _mean_dtypes(_dtypes.from_torch(t.dtype), dtype)
+    r = _mean_tensor(t, axes, where_mask(where, t.shape), acc)
+    return finish(r.to(_dtypes.to_torch(res)), axes, _kd(keepdims), out, "add")
+
+
+def _ddof(ddof, correction):
+    if correction is _NoValue:
+        return ddof
+    if ddof != 0:
+        raise ValueError("ddof and correction can't be provided simultaneously.")
+    return correction
+
+
+def _var_tensor(t, axes, mask, acc, ddof, mean_, nan_dof):
+    """Mean squared deviation over ``axes`` with ``n - ddof`` as divisor (keeps dims, accumulator dtype).
+    ``nan_dof``: slices without degrees of freedom give nan (nanvar) rather than x/0 (var)."""
+    m = _mean_tensor(t, axes, mask, acc) if mean_ is _NoValue else as_tensor(mean_).to(_dtypes.to_torch(acc))
+    x = t.to(_dtypes.to_torch(acc)) - m
+    sq = x.real * x.real + x.imag * x.imag if x.is_complex() else x * x
+    if mask is not None:
+        sq = torch.where(mask, sq, 0)
+    s = torch.sum(sq, axes, keepdim=True) if axes else sq
+    dof = _count(t, axes, mask) - ddof
+    if isinstance(dof, torch.Tensor):
+        if not _tracing(dof) and bool((dof <= 0).any()):  # data-dependent warning, eager only
+            warnings.warn("Degrees of freedom <= 0 for slice.", RuntimeWarning, stacklevel=4)
+        r = s / torch.clamp(dof, min=0)
+    else:
+        if dof <= 0:
+            warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=4)
+        r = s / builtins.max(dof, 0)
+    return torch.where(dof > 0, r, torch.nan) if nan_dof else r
+
+
+def _var(a, axis, dtype, out, ddof, keepdims, where, mean_, correction, root, nan=False):
+    t = as_tensor(a)
+    axes = reduction_axes(axis, t.ndim)
+    in_dtype = _dtypes.from_torch(t.dtype)
+    acc, res = _mean_dtypes(in_dtype, dtype)
+    if dtype is None and in_dtype.kind == "c":
+        res = _np.dtype(in_dtype.char.lower())  # the variance of complex numbers is real
+    mask = where_mask(where, t.shape)
+    if nan and in_dtype.kind in "fc":
+        keep = ~torch.isnan(t)
+        mask = keep if mask is None else mask & keep
+    r = _var_tensor(t, axes, mask, acc, _ddof(ddof, correction), mean_, nan)
+    r = torch.sqrt(r) if root else r
+    return finish(r.to(_dtypes.to_torch(res)), axes, _kd(keepdims), out, "add")
+
+
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=_NoValue, *, where=_NoValue, mean=_NoValue,
+        correction=_NoValue):
+    """Variance ``sum(|a - mean|**2) / (n - ddof)``; ``correction`` is the array-API name of ``ddof``."""
+    return _var(a, axis, dtype, out, ddof, keepdims, where, mean, correction, root=False)
+
+
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=_NoValue, *, where=_NoValue, mean=_NoValue,
+        correction=_NoValue):
+    return _var(a, axis, dtype, out, ddof, keepdims, where, mean, correction, root=True)
+
+
+# ---------------------------------------------------------------- average
+
+
+def average(a, axis=None, weights=None, returned=False, *, keepdims=_NoValue):
+    """Weighted mean; raises ZeroDivisionError where the weights of a slice sum to zero (checked eagerly)."""
+    t = as_tensor(a)
+    keep = _kd(keepdims)
+    axes = reduction_axes(axis, t.ndim)
+    if weights is None:
+        avg = mean(wrap(t), axis, keepdims=keep)
+        scl = torch.full(avg.shape, math.prod(t.shape[d] for d in axes), dtype=avg.tensor.dtype, device=t.device)
+        return (avg, wrap(scl)) if returned else avg
+    w = _weights_like(t, as_tensor(weights), axis)
+    in_dt = _dtypes.from_torch(t.dtype)
+    rd = _dtypes.result_type(t, w, _F8) if in_dt.kind in "biu" else _dtypes.result_type(t, w)
+    td = _dtypes.to_torch(rd)
+    scl = _sum_in(w.to(td).expand(t.shape), axes, rd, None)
+    if not _tracing(scl) and bool((scl == 0).any()):  # data-dependent check, eager only
+        raise ZeroDivisionError("Weights sum to zero, can't be normalized")
+    avg = _sum_in(t.to(td) * w.to(td), axes, rd, None) / scl
+    if returned:
+        scl = finish(scl.expand(avg.shape).clone(), axes, keep, None, "add")
+        return finish(avg, axes, keep, None, "add"), scl
+    return finish(avg, axes, keep, None, "add")
+
+
+def _weights_like(t, w, axis):
+    """``weights`` broadcastable against ``t``: the same shape, or the shape of ``t`` along ``axis``."""
+    if w.shape == t.shape:
+        return w
+    if axis is None:
+        raise TypeError("Axis must be specified when shapes of a and weights differ.")
+    axes = reduction_axes(axis, t.ndim)
+    if tuple(w.shape) != tuple(t.shape[d] for d in axes):
+        raise ValueError("Shape of weights must be consistent with shape of a along specified axis.")
+    order = sorted(range(len(axes)), key=lambda i: axes[i])
+    w = w.permute(order) if len(axes) > 1 else w
+    return w.reshape([t.shape[d] if d in axes else 1 for d in range(t.ndim)])
+
+
+# ---------------------------------------------------------------- nan-ignoring variants
+
+
+def _inexact(t):
+    return t.is_floating_point() or t.is_complex()
+
+
+def _nan_to(a, value):
+    """``a`` with NaNs replaced by ``value`` (the reduction's identity); integers pass through unchanged."""
+    t = as_tensor(a)
+    return wrap(torch.where(torch.isnan(t), value, t) if _inexact(t) else t)
+
+
+def nansum(a, axis=None, dtype=None, out=None, keepdims=_NoValue, initial=_NoValue, where=_NoValue):
+    """``sum`` treating NaN as zero."""
+    return sum(_nan_to(a, 0), axis, dtype, out, keepdims, initial, where)
+
+
+def nanprod(a, axis=None, dtype=None, out=None, keepdims=_NoValue, initial=_NoValue, where=_NoValue):
+    return prod(_nan_to(a, 1), axis, dtype, out, keepdims, initial, where)
+
+
+def _warn_all_nan(r):
+    t = r.tensor
+    if _inexact(t) and not _tracing(t) and bool(torch.isnan(t).any()):  # data-dependent warning, eager only
+        warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
+    return r
+
+
+def nanmax(a, axis=None, out=None, keepdims=_NoValue, initial=_NoValue, where=_NoValue):
+    """``fmax.reduce``: NaNs ignored; all-NaN slices give NaN with a RuntimeWarning."""
+    t = as_tensor(a)
+    uf = U.fmax if _inexact(t) else U.maximum
+    return _warn_all_nan(reduce(uf, wrap(t), axis, None, out, keepdims, initial, where))
+
+
+def nanmin(a, axis=None, out=None, keepdims=_NoValue, initial=_NoValue, where=_NoValue):
+    t = as_tensor(a)
+    uf = U.fmin if _inexact(t) else U.minimum
+    return _warn_all_nan(reduce(uf, wrap(t), axis, None, out, keepdims, initial, where))
+
+
+def _check_inexact(t, dtype, out):
+    if _inexact(t):
+        if dtype is not None and _dtypes.to_dtype(dtype).kind not in "fc":
+            raise TypeError("If a is inexact, then dtype must be inexact")
+        if out is not None and check_out(out).dtype.kind not in "fc":
+            raise TypeError("If a is inexact, then out must be inexact")
+
+
+def nanmean(a, axis=None, dtype=None, out=None, keepdims=_NoValue, *, where=_NoValue):
+    """``mean`` over the non-NaN elements; all-NaN slices give NaN with a RuntimeWarning."""
+    t = as_tensor(a)
+    _check_inexact(t, dtype, out)
+    if not _inexact(t):
+        return mean(wrap(t), axis, dtype, out, keepdims, where=where)
+    axes = reduction_axes(axis, t.ndim)
+    mask = where_mask(where, t.shape)
+    mask = ~torch.isnan(t) if mask is None else mask & ~torch.isnan(t)
+    acc, res = _mean_dtypes(_dtypes.from_torch(t.dtype), dtype)
+    n = _count(t, axes, mask)
+    if not _tracing(n) and bool((n == 0).any()):  # data-dependent warning, eager only
+        warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=2)
+    r = _divide(_sum_in(t, axes, acc, mask), n, acc)
+    return finish(r.to(_dtypes.to_torch(res)), axes, _kd(keepdims), out, "add")
+
+
+def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=_NoValue, *, where=_NoValue, mean=_NoValue,
+           correction=_NoValue):
+    """``var`` over the non-NaN elements; slices without degrees of freedom give NaN."""
+    _check_inexact(as_tensor(a), dtype, out)
+    return _var(a, axis, dtype, out, ddof, keepdims, where, mean, correction, root=False, nan=True)
+
+
+def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=_NoValue, *, where=_NoValue, mean=_NoValue,
+           correction=_NoValue):
+    _check_inexact(as_tensor(a), dtype, out)
+    return _var(a, axis, dtype, out, ddof, keepdims, where, mean, correction, root=True, nan=True)
+
+
+def nancumsum(a, axis=None, dtype=None, out=None):
+    """``cumsum`` treating NaN as zero."""
+    return cumsum(_nan_to(a, 0), axis, dtype, out)
+
+
+def nancumprod(a, axis=None, dtype=None, out=None):
+    return cumprod(_nan_to(a, 1), axis, dtype, out)

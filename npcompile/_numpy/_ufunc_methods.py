@@ -1,3 +1,433 @@
-"""TODO"""
+"""The ufunc methods ``reduce``, ``accumulate``, ``reduceat`` and ``at``: NumPy's reduction engine on torch.
 
-__all__ = []
+Every reduction of the shim (``sum``, ``max``, ``all``, ``mean``...) runs through ``reduce_tensor`` here, so axis,
+keepdims, where=, initial= and out= have one home.  The loop dtype is NumPy's own (``resolve_dtypes`` with
+``reduction=True``: e.g. add/multiply over small ints accumulate in int64).  The common ufuncs map to one torch
+reduction; other reorderable ufuncs reduce as a log-depth tree of ufunc calls, and the rest (subtract, divide...)
+fold left along their single axis in a Python loop.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import operator
+
+import numpy as _np
+import torch
+
+from .._errors import UnsupportedFeature
+from . import _dtypes
+from ._ndarray import ndarray, wrap
+from ._normalize import as_tensor, check_out, copy_to_out, normalize_axis_index, normalize_axis_tuple
+
+_NoValue = _np._NoValue
+_SIGN_BIT = -(2**63)
+
+# NumPy lets these reduce over several axes at once (associative and commutative loops).
+_REORDERABLE = frozenset({"add", "multiply", "maximum", "minimum", "fmax", "fmin", "hypot", "logaddexp",
+                          "logaddexp2", "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or",
+                          "bitwise_xor", "gcd"})
+_IDEMPOTENT = frozenset({"maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or", "bitwise_and",
+                         "bitwise_or", "gcd"})
+
+
+# ---------------------------------------------------------------- shared pieces of every reduction
+
+
+def reduction_axes(axis, ndim: int) -> tuple:
+    """NumPy's reduction ``axis``: None (all), an int or a tuple; a 0-D array also accepts the int 0 or -1."""
+    if axis is None:
+        return tuple(range(ndim))
+    if type(axis) is tuple:
+        return normalize_axis_tuple(axis, ndim)
+    if ndim == 0 and operator.index(axis) in (0, -1):
+        return ()
+    return (normalize_axis_index(axis, ndim),)
+
+
+def where_mask(where, shape) -> torch.Tensor | None:
+    """``where=`` as a bool tensor broadcast to ``shape`` (None for 'everywhere')."""
+    if where is True or where is _NoValue:
+        return None
+    w = as_tensor(where)
+    if w.dtype != torch.bool:
+        raise TypeError(f"Cannot cast array data from {_dtypes.from_torch(w.dtype)!r} to dtype('bool') according "
+                        "to the rule 'safe'")
+    if w.ndim > len(shape):
+        raise ValueError("input operand has more dimensions than allowed by the axis remapping")
+    try:
+        return w.expand(shape)
+    except RuntimeError:
+        raise ValueError(f"operands could not be broadcast together with remapped shapes: {tuple(w.shape)} "
+                         f"{tuple(shape)}") from None
+
+
+def finish(r: torch.Tensor, axes: tuple, keepdims, out, name: str):
+    """``r`` was reduced keeping its dims: drop them unless ``keepdims``, then write ``out`` (exact ndim and
+    shape, unsafe cast as NumPy's reductions) or wrap."""
+    if not keepdims and axes:
+        r = r.squeeze(axes)
+    if out is None:
+        return wrap(r)
+    out = check_out(out)
+    if out.ndim != r.ndim:
+        raise ValueError(f"output parameter for reduction operation {name} has the wrong number of dimensions: "
+                         f"Found {out.ndim} but expected {r.ndim}"
+                         + (" (must match the operand's when keepdims=True)" if keepdims else ""))
+    return to_out(r, out, name)
+
+
+def to_out(r: torch.Tensor, out: ndarray, name: str):
+    """Write ``r`` into ``out`` of exactly its shape (reductions and scans do not broadcast into out)."""
+    if tuple(r.shape) != out.shape:
+        raise ValueError(f"non-broadcastable output operand with shape {out.shape} doesn't match the broadcast "
+                         f"shape {tuple(r.shape)}")
+    return copy_to_out(r, out, "unsafe", name)
+
+
+def _check_method(uf, method):
+    if uf.signature is not None:
+        raise RuntimeError("Reduction not defined on ufunc with signature")
+    if uf.nin != 2:
+        raise ValueError(f"{method} only supported for binary functions")
+    if uf.nout != 1:
+        raise ValueError(f"{method} only supported for functions returning a single value")
+
+
+@functools.lru_cache(maxsize=None)
+def _resolve_loop(uf, in_dtype, dtype):
+    kw = {} if dtype is None else {"signature": (dtype, None, None)}
+    loop = uf._np.resolve_dtypes((None, in_dtype, None), casting="unsafe", reduction=True, **kw)
+    if loop[0] not in _dtypes._NP_TO_TORCH:
+        raise UnsupportedFeature(f"{uf.__name__}.reduce with dtype {loop[0]!r}")
+    return loop
+
+
+def reduce_loop(uf, in_dtype: _np.dtype, dtype, method="reduce") -> tuple:
+    """NumPy's loop (three dtypes, all the accumulator's) for reducing ``in_dtype`` with ``uf``."""
+    _check_method(uf, method)
+    return _resolve_loop(uf, in_dtype, None if dtype is None else _dtypes.to_dtype(dtype))
+
+
+# ---------------------------------------------------------------- kernels over the accumulator dtype
+
+_COMPUTE = {torch.bool: torch.int64, torch.uint16: torch.int32, torch.uint32: torch.int64}
+
+
+def _compute(x, order=False):
+    """``x`` in a dtype torch can reduce: wide unsigned as signed (uint64 by its bit pattern, sign-flipped where
+    order matters), bool as int64 for arithmetic."""
+    if x.dtype == torch.uint64:
+        x = x.view(torch.int64)
+        return x ^ _SIGN_BIT if order else x
+    c = _COMPUTE.get(x.dtype)
+    return x if c is None or (order and x.dtype == torch.bool) else x.to(c)
+
+
+def _back(r, dtype, order=False):
+    if dtype == torch.uint64:
+        return (r ^ _SIGN_BIT if order else r).view(torch.uint64)
+    return r if r.dtype == dtype else r.to(dtype)
+
+
+def _arith(f):
+    """A torch reduction ``f(x, axes)`` lifted to any storage dtype (arithmetic modulo 2**bits as NumPy)."""
+    return lambda x, axes: _back(f(_compute(x), axes), x.dtype)
+
+
+def _order(f):
+    return lambda x, axes: _back(f(_compute(x, order=True), axes), x.dtype, order=True)
+
+
+def _flat(x, axes):
+    """``x`` with ``axes`` moved last and flattened into one."""
+    kept = [d for d in range(x.ndim) if d not in axes]
+    return x.permute(kept + list(axes)).reshape([x.shape[d] for d in kept] + [-1])
+
+
+def _keep_shape(shape, axes):
+    return tuple(1 if d in axes else s for d, s in enumerate(shape))
+
+
+def _prod(x, axes):
+    return torch.prod(_flat(x, axes), -1, dtype=x.dtype).reshape(_keep_shape(x.shape, axes))
+
+
+_FAST = {
+    "add": _arith(lambda x, axes: torch.sum(x, axes, keepdim=True, dtype=x.dtype)),
+    "multiply": _arith(_prod),
+    "maximum": _order(lambda x, axes: torch.amax(x, axes, keepdim=True)),
+    "minimum": _order(lambda x, axes: torch.amin(x, axes, keepdim=True)),
+    "logical_and": lambda x, axes: torch.all(x, axes, keepdim=True),
+    "logical_or": lambda x, axes: torch.any(x, axes, keepdim=True),
+}
+
+
+def _pairwise(uf, loop):
+    return lambda a, b: uf._run([a, b], loop)
+
+
+def _tree(uf, loop):
+    """A reorderable ufunc reduced pairwise: log2(n) ufunc calls over the flattened axes."""
+    op = _pairwise(uf, loop)
+
+    def k(x, axes):
+        shape = _keep_shape(x.shape, axes)
+        x = _flat(x, axes)
+        while x.shape[-1] > 1:
+            n = x.shape[-1]
+            y = op(x[..., 0:n - 1:2], x[..., 1:n:2])
+            x = torch.cat([y, x[..., n - 1:]], -1) if n % 2 else y
+        return x.reshape(shape)
+    return k
+
+
+def _kernel(uf, loop, dtype):
+    name = uf.__name__
+    if name in _FAST and not (dtype.is_complex and name in ("maximum", "minimum")):
+        return _FAST[name]
+    return _tree(uf, loop)
+
+
+def _fold(uf, loop, x, axis, mask, init):
+    """A non-reorderable ufunc folded left along one axis (NumPy's order), masked steps skipped."""
+    op = _pairwise(uf, loop)
+    x = x.movedim(axis, -1)
+    m = None if mask is None else mask.movedim(axis, -1)
+    r, start = (init.expand(x.shape[:-1]), 0) if init is not None else (x[..., 0], 1)
+    for i in range(start, x.shape[-1]):
+        v = op(r, x[..., i])
+        r = v if m is None else torch.where(m[..., i], v, r)
+    return r.unsqueeze(axis)
+
+
+def _scalar_initial(initial, loop_dtype, device):
+    """``initial=`` as a 0-D tensor of the loop dtype (NumPy casts it unsafely, but rejects out-of-range ints)."""
+    if type(initial) is int and loop_dtype.kind in "iu":
+        info = _np.iinfo(loop_dtype)
+        if not info.min <= initial <= info.max:
+            raise OverflowError(f"Python integer {initial} out of bounds for {loop_dtype}")
+    v = as_tensor(initial)
+    if v.numel() != 1:
+        raise ValueError("setting an array element with a sequence.")
+    return v.reshape(()).to(device=device, dtype=_dtypes.to_torch(loop_dtype))
+
+
+def reduce_tensor(uf, t, axes, loop, mask=None, initial=_NoValue):
+    """``uf.reduce`` of tensor ``t`` over normalized ``axes`` in NumPy loop ``loop``; keeps the reduced dims."""
+    name, acc = uf.__name__, _dtypes.to_torch(loop[0])
+    if len(axes) > 1 and name not in _REORDERABLE:
+        raise ValueError(f"reduction operation '{name}' is not reorderable, so at most one axis may be specified")
+    x = t if t.dtype == acc else t.to(acc)
+    init = None if initial is _NoValue or initial is None else _scalar_initial(initial, loop[0], t.device)
+    identity = None if uf.identity is None else torch.tensor(uf.identity, device=t.device).to(acc)  # wraps -1
+    if mask is not None and identity is None and init is None:
+        raise ValueError(f"reduction operation '{name}' does not have an identity, so to use a where mask one has "
+                         "to specify 'initial'")
+    n = math.prod(t.shape[d] for d in axes)
+    shape = _keep_shape(t.shape, axes)
+    if n == 0:
+        start = init if init is not None else identity
+        if start is None and math.prod(shape):
+            raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
+        return x.new_empty(shape) if start is None else start.expand(shape).clone()
+    if not axes:  # each element reduces alone: initial op x, or what a masked-out element leaves
+        r = x.clone() if init is None else uf._run([init, x], loop)
+        return r if mask is None else torch.where(mask, r, init if init is not None else identity)
+    if name not in _REORDERABLE:
+        return _fold(uf, loop, x, axes[0], mask, init if init is not None else identity if mask is not None
+                     else None)
+    if mask is not None:
+        x = torch.where(mask, x, identity if identity is not None else init)
+    r = _kernel(uf, loop, acc)(x, axes)
+    return r if init is None else uf._run([init, r], loop)
+
+
+def reduce(uf, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NoValue, where=True):
+    """``ufunc.reduce``: NumPy's reduction of ``array`` by ``uf`` along ``axis``."""
+    t = as_tensor(array)
+    loop = reduce_loop(uf, _dtypes.from_torch(t.dtype), dtype)
+    axes = reduction_axes(axis, t.ndim)
+    r = reduce_tensor(uf, t, axes, loop, where_mask(where, t.shape), initial)
+    return finish(r, axes, keepdims is not _NoValue and keepdims, out, uf.__name__)
+
+
+# ---------------------------------------------------------------- accumulate
+
+
+def _hillis_steele(uf, loop):
+    """An associative scan in log2(n) ufunc calls: step d combines each element with the one d before."""
+    op = _pairwise(uf, loop)
+
+    def k(x, axis):
+        n, d = x.shape[axis], 1
+        while d < n:
+            x = torch.cat([x.narrow(axis, 0, d), op(x.narrow(axis, 0, n - d), x.narrow(axis, d, n - d))], axis)
+            d *= 2
+        return x
+    return k
+
+
+def _sequential_scan(uf, loop):
+    op = _pairwise(uf, loop)
+
+    def k(x, axis):
+        parts = list(x.unbind(axis))
+        for i in range(1, len(parts)):
+            parts[i] = op(parts[i - 1], parts[i])
+        return torch.stack(parts, axis) if parts else x
+    return k
+
+
+def _cum(f, order=False):
+    return lambda x, axis: _back(f(_compute(x, order), axis), x.dtype, order)
+
+
+_FAST_SCAN = {
+    "add": _cum(lambda x, axis: torch.cumsum(x, axis, dtype=x.dtype)),
+    "multiply": _cum(lambda x, axis: torch.cumprod(x, axis, dtype=x.dtype)),
+    "maximum": _cum(lambda x, axis: torch.cummax(x, axis).values, order=True),
+    "minimum": _cum(lambda x, axis: torch.cummin(x, axis).values, order=True),
+}
+
+
+def accumulate_tensor(uf, t, axis, loop):
+    """``uf.accumulate`` of ``t`` along one normalized ``axis`` in NumPy loop ``loop``."""
+    x = t.to(_dtypes.to_torch(loop[0]))
+    name = uf.__name__
+    if x.shape[axis] == 0:
+        return x.clone()
+    if name in _FAST_SCAN and not (x.is_complex() and name in ("maximum", "minimum")):
+        return _FAST_SCAN[name](x, axis)
+    r = (_hillis_steele if name in _REORDERABLE else _sequential_scan)(uf, loop)(x, axis)
+    return r.clone() if r.data_ptr() == t.data_ptr() and r.numel() else r
+
+
+def _single_axis(axis, ndim, method):
+    if axis is None:
+        if ndim != 1:
+            raise ValueError(f"{method} does not allow multiple axes")
+        axis = 0
+    elif type(axis) is tuple:
+        if len(axis) != 1:
+            raise ValueError(f"{method} does not allow multiple axes")
+        axis = axis[0]
+    return normalize_axis_index(axis, ndim)
+
+
+def accumulate(uf, array, axis=0, dtype=None, out=None):
+    """``ufunc.accumulate``: running reduction along one axis."""
+    _check_method(uf, "accumulate")
+    t = as_tensor(array)
+    if t.ndim == 0:
+        raise TypeError("cannot accumulate on a scalar")
+    ax = _single_axis(axis, t.ndim, "accumulate")
+    r = accumulate_tensor(uf, t, ax, reduce_loop(uf, _dtypes.from_torch(t.dtype), dtype, "accumulate"))
+    return wrap(r) if out is None else to_out(r, check_out(out), uf.__name__)
+
+
+# ---------------------------------------------------------------- reduceat
+
+
+def reduceat(uf, array, indices, axis=0, dtype=None, out=None):
+    """``ufunc.reduceat``: reductions over ``array[indices[i]:indices[i+1]]`` along ``axis`` (a single element
+    where the next index is not larger).  Segments are gathered into one tensor and reduced by segment id."""
+    _check_method(uf, "reduceat")
+    t = as_tensor(array)
+    if t.ndim == 0:
+        raise TypeError("cannot reduceat on a scalar")
+    ax = _single_axis(axis, t.ndim, "reduceat")
+    idx = as_tensor(indices)
+    if idx.ndim > 1:
+        raise ValueError("setting an array element with a sequence. The requested array would exceed the maximum "
+                         "number of dimension of 1.")
+    idx = idx.to(torch.int64)
+    loop = reduce_loop(uf, _dtypes.from_torch(t.dtype), dtype, "reduceat")
+    n = t.shape[ax]
+    bad = (idx < 0) | (idx >= n)
+    if idx.numel() and not _tracing(bad) and bool(bad.any()):  # data-dependent check (eager only)
+        i = int(idx[bad][0])
+        raise IndexError(f"index {i} out-of-bounds in {uf.__name__}.reduceat [0, {n})")
+    r = _segments(uf, t.to(_dtypes.to_torch(loop[0])).movedim(ax, 0), idx, loop).movedim(0, ax)
+    return wrap(r) if out is None else to_out(r, check_out(out), uf.__name__)
+
+
+def _segments(uf, x, idx, loop):
+    """Segment i spans [idx[i], end_i) along dim 0, end_i = idx[i+1] if larger, else idx[i] + 1."""
+    k, n = idx.numel(), x.shape[0]
+    nxt = torch.cat([idx[1:], idx.new_full((min(k, 1),), n)])
+    lengths = torch.where(nxt > idx, nxt - idx, 1)
+    seg = torch.repeat_interleave(torch.arange(k, device=x.device), lengths)
+    starts = torch.repeat_interleave(idx - (torch.cumsum(lengths, 0) - lengths), lengths)
+    pos = torch.arange(seg.numel(), device=x.device) + starts
+    parts = x.index_select(0, pos)
+    kind = _SCATTER.get(uf.__name__)
+    if kind is not None and not x.is_complex():
+        c = _compute(parts, order=kind in ("amax", "amin"))
+        res = c.new_zeros((k,) + tuple(x.shape[1:]))
+        index = seg.reshape((-1,) + (1,) * (x.ndim - 1)).expand(c.shape)
+        res = res.scatter_reduce(0, index, c, kind, include_self=False)
+        return _back(res, x.dtype, order=kind in ("amax", "amin"))
+    # other ufuncs: one reduction per segment (a Python loop over segments, data-dependent bounds)
+    bounds = torch.stack([idx, idx + lengths]).tolist()
+    outs = [reduce_tensor(uf, x[s:e], (0,), loop).squeeze(0) for s, e in zip(*bounds)]
+    return torch.stack(outs) if outs else x.new_empty((0,) + tuple(x.shape[1:]))
+
+
+_SCATTER = {"add": "sum", "multiply": "prod", "maximum": "amax", "minimum": "amin"}
+
+
+def _tracing(t):
+    from ._ufuncs import _is_tracing
+
+    return torch.compiler.is_compiling() or _is_tracing(t)
+
+
+# ---------------------------------------------------------------- at
+
+
+def at(uf, a, indices, b=None):
+    """``ufunc.at``: ``a[indices] = uf(a[indices], b)`` unbuffered, so repeated indices apply repeatedly."""
+    if uf.signature is not None:
+        raise TypeError(f"{uf.__name__}.at does not support ufunc with non-trivial signature: {uf.__name__} has "
+                        f"signature {uf.signature}.")
+    if uf.nout != 1:
+        raise ValueError("Only single output ufuncs supported at this time")
+    if not isinstance(a, ndarray):
+        raise TypeError("first operand must be array")
+    if uf.nin == 1 and b is not None:
+        raise ValueError("second operand provided when ufunc is unary")
+    if uf.nin == 2 and b is None:
+        raise ValueError("second operand needed for ufunc")
+    if not a._writeable:
+        raise ValueError("output array is read-only")
+    t = a.tensor
+    sel = wrap(torch.arange(t.numel(), device=t.device).reshape(t.shape))[indices].tensor
+    vals, ops = None, (t.dtype,)
+    if uf.nin == 2:
+        bt = as_tensor(b)
+        try:
+            vals = bt.expand(sel.shape).reshape(-1)
+        except RuntimeError:
+            raise ValueError("array is not broadcastable to correct shape") from None
+        ops = (t.dtype, bt.dtype)
+    loop = uf._resolve(ops, None, "same_kind", (None,))
+    t.copy_(_apply_at(uf, t.reshape(-1).clone(), sel.reshape(-1), vals, loop).reshape(t.shape))
+
+
+def _apply_at(uf, flat, lin, vals, loop):
+    kind = _SCATTER.get(uf.__name__)
+    storage = flat.dtype
+    if vals is not None and kind is not None and all(_dtypes.to_torch(d) == storage for d in loop) \
+            and vals.dtype == storage and not flat.is_complex():
+        order = kind in ("amax", "amin")
+        c = _compute(flat, order)
+        c = c.scatter_reduce(0, lin, _compute(vals, order), kind, include_self=True)
+        return _back(c, storage, order)
+    for i, j in enumerate(lin.tolist()):  # generic: one ufunc call per index, in order (unbuffered)
+        ops = [flat[j].to(_dtypes.to_torch(loop[0]))]
+        if vals is not None:
+            ops.append(vals[i].to(_dtypes.to_torch(loop[1])))
+        flat[j] = uf._run(ops, loop).to(storage)
+    return flat

@@ -526,6 +526,18 @@ def _fmax(a, b):
         (a.real == b.real) & (a.imag >= b.imag)), a, b)
 
 
+def _lexicographic(f, greater, nan_from_first):
+    """maximum/minimum/fmin on complex numbers: NumPy orders them by (real, imag); NaN comes from the first
+    operand (maximum, minimum) or is ignored in favour of the other (fmin)."""
+    def k(a, b):
+        if not a.is_complex():
+            return f(a, b)
+        x, y = (a, b) if greater else (b, a)
+        first = (x.real > y.real) | ((x.real == y.real) & (x.imag >= y.imag))
+        return torch.where(first | (torch.isnan(a) if nan_from_first else torch.isnan(b)), a, b)
+    return k
+
+
 def _copysign(a, b):
     return torch.copysign(a, b)
 
@@ -630,8 +642,9 @@ _KERNELS = {
     "logical_xor": (torch.logical_xor, False), "logical_not": (torch.logical_not, False),
     "equal": (torch.eq, True), "not_equal": (torch.ne, True), "less": (torch.lt, True),
     "less_equal": (torch.le, True), "greater": (torch.gt, True), "greater_equal": (torch.ge, True),
-    "maximum": (_bool_int8(torch.maximum), False), "minimum": (_bool_int8(torch.minimum), False),
-    "fmax": (_bool_int8(_fmax), False), "fmin": (_bool_int8(torch.fmin), False),
+    "maximum": (_bool_int8(_lexicographic(torch.maximum, True, True)), False),
+    "minimum": (_bool_int8(_lexicographic(torch.minimum, False, True)), False),
+    "fmax": (_bool_int8(_fmax), False), "fmin": (_bool_int8(_lexicographic(torch.fmin, False, False)), False),
     # linear algebra gufuncs
     "matmul": (_matmul, False), "vecdot": (_vecdot, False), "matvec": (_matvec, False),
     "vecmat": (_vecmat, False),
