@@ -153,7 +153,7 @@ def _unpack_out(x, in_tensors, in_arrays):
     if tx is _Tensor:
         return _tensor_to_numpy(x, in_tensors, in_arrays)
     if tx is tuple:
-        if len(x) == 2 and x[0] == _TENSOR_TAG and isinstance(x[1], _Tensor):
+        if len(x) == 2 and type(x[0]) is str and x[0] == _TENSOR_TAG and isinstance(x[1], _Tensor):
             return x[1]
         return tuple(_unpack_out(v, in_tensors, in_arrays) for v in x)
     if tx is list:

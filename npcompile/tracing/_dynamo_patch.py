@@ -324,6 +324,9 @@ def _np_to_shim_map(_version: int = 0) -> dict:
             try:
                 if theirs in _disallowed:
                     continue
+                # aliases (np.atan is np.arctan): the entry under the NumPy object's own name wins
+                if theirs in result and name != getattr(theirs, "__name__", name):
+                    continue
                 result[theirs] = ours
             except TypeError:  # unhashable callable
                 continue

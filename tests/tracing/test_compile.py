@@ -1,0 +1,263 @@
+"""npcompile.compile semantics at the NumPy boundary (trace-level: eager/aot_eager backends)."""
+
+import functools
+
+import numpy as np
+import pytest
+import torch
+
+from npcompile import _compile as C
+from npcompile import config
+
+from .conftest import RecordingBackend, same
+
+
+def k3(a, b):
+    return np.sin(a) * b + 1.0
+
+
+def test_decorator_forms():
+    @C.compile
+    def f(a):
+        return np.cos(a) + 1
+
+    @C.compile(backend="eager")
+    def g(a):
+        return np.cos(a) + 1
+
+    x = np.random.rand(5)
+    assert same(f.__wrapped__(x), np.cos(x) + 1)
+    assert same(g(x), np.cos(x) + 1)
+    assert g.__name__ == "g"
+
+
+def test_backend_names_and_callable():
+    x, y = np.random.rand(6), np.random.rand(6)
+    for backend in ("eager", "aot_eager"):
+        assert same(C.compile(k3, backend=backend)(x, y), k3(x, y))
+    calls = []
+
+    def my_backend(gm, example_inputs):
+        calls.append(len(example_inputs))
+        return gm.forward
+
+    assert same(C.compile(k3, backend=my_backend)(x, y), k3(x, y))
+    assert calls == [2]
+
+
+def test_methods_closures_lambdas():
+    class Model:
+        def __init__(self, scale):
+            self.scale = scale
+
+        @C.compile(backend="eager")
+        def apply(self, a):
+            return np.tanh(a) * self.scale
+
+    x = np.random.rand(4)
+    m = Model(3.0)
+    assert same(m.apply(x), np.tanh(x) * 3.0)
+    bound = C.compile(m.apply.__wrapped__.__get__(m), backend="eager")
+    assert same(bound(x), np.tanh(x) * 3.0)
+
+    offset = np.arange(4.0)
+
+    def make():
+        def closure(a):
+            return a * 2 + offset
+        return closure
+
+    assert same(C.compile(make(), backend="eager")(x), x * 2 + offset)
+    assert same(C.compile(lambda a: np.exp(-a), backend="eager")(x), np.exp(-x))
+    part = functools.partial(k3, b=x)
+    assert same(C.compile(part, backend="eager")(x), k3(x, x))
+
+
+def test_outputs_structures_and_scalar():
+    x, y = np.random.rand(5), np.random.rand(5)
+
+    def f(a, b):
+        return {"s": a + b, "pair": (a - b, [a * b, 7]), "none": None}
+
+    assert same(C.compile(f, backend="eager")(x, y), f(x, y))
+
+
+def test_full_reduction_returns_numpy_scalar():
+    x = np.random.rand(7)
+    r = C.compile(lambda a: (a * 2).sum(), backend="eager")(x)
+    assert type(r) is np.float64 and np.isclose(r, (x * 2).sum())
+    r32 = C.compile(lambda a: np.float32(2) * a[0], backend="eager")(x.astype(np.float32))
+    assert type(r32) is np.float32
+
+
+def test_out_identity_and_inplace_on_caller_arrays():
+    a, b = np.random.rand(6), np.random.rand(6)
+    out = np.empty(6)
+
+    def f(a, b, out):
+        r = np.add(a, b, out=out)
+        a *= 2
+        return r
+
+    a0 = a.copy()
+    r = C.compile(f, backend="aot_eager")(a, b, out)
+    assert r is out
+    np.testing.assert_allclose(out, a0 + b)
+    np.testing.assert_allclose(a, a0 * 2)
+
+    def g(x):
+        x += 1
+        return x
+
+    z = np.zeros(3)
+    assert C.compile(g, backend="eager")(z) is z
+    assert same(z, np.ones(3))
+
+
+def test_inplace_with_aliasing_arguments():
+    def f(a, b):
+        a += 1
+        return b * 2
+
+    base = np.arange(6.0)
+    expected_base = base.copy()
+    expected = f(expected_base, expected_base[2:])
+    got = C.compile(f, backend="aot_eager")(base, base[2:])
+    assert same(got, expected) and same(base, expected_base)
+
+    x = np.arange(4.0)
+    xe = x.copy()
+    assert same(C.compile(f, backend="aot_eager")(x, x), f(xe, xe))
+    assert same(x, xe)
+
+
+def test_readonly_and_noncontiguous_inputs():
+    x = np.random.rand(4, 6)
+    ro = x.copy()
+    ro.flags.writeable = False
+    assert same(C.compile(lambda a: np.sqrt(a) + 1, backend="eager")(ro), np.sqrt(ro) + 1)
+    assert same(C.compile(lambda a: a * 3, backend="eager")(x.T), x.T * 3)
+    assert same(C.compile(lambda a: a * 3, backend="eager")(x[:, ::2]), x[:, ::2] * 3)
+    assert same(C.compile(lambda a: a * 3, backend="eager")(x[::-1]), x[::-1] * 3)
+
+
+def test_dtype_as_value_stays_in_graph():
+    rec = RecordingBackend()
+
+    def f(a):
+        z = np.zeros(a.shape, dtype=a.dtype)
+        return z + a * 2, a.dtype == np.float32, a.dtype.itemsize
+
+    x = np.random.rand(5).astype(np.float32)
+    r = C.compile(f, backend=rec)(x)
+    assert same(r, f(x))
+    assert len(rec.graphs) == 1
+
+
+def test_scalar_arguments_do_not_recompile_per_value():
+    rec = RecordingBackend()
+    f = C.compile(lambda a, s: a * s + 1.0, backend=rec)
+    x = np.random.rand(8)
+    for i in range(20):
+        assert same(f(x, 0.5 + i), x * (0.5 + i) + 1.0)
+    assert len(rec.graphs) <= 2
+
+    rec2 = RecordingBackend()
+    g = C.compile(lambda a, n: a * n - n, backend=rec2)
+    for i in range(20):
+        assert same(g(x, i + 2), x * (i + 2) - (i + 2))
+    assert len(rec2.graphs) <= 2
+
+    rec3 = RecordingBackend()
+    h = C.compile(lambda a, s: a + s, backend=rec3)
+    for i in range(20):
+        s = np.float64(i) / 3
+        assert same(h(x, s), x + s)
+    assert len(rec3.graphs) <= 2
+
+
+def test_zero_d_results_len_astype_tolist_item_int_float():
+    x = np.random.rand(5) + 1
+
+    def f(a):
+        b = a * 3
+        return (len(b), b.astype(np.int32), b.tolist(), b[1].item(), int(b[2]), float(b[0]), b[0] + 1)
+
+    assert same(C.compile(f, backend="eager")(x), f(x))
+
+
+def test_boolean_mask_indexing():
+    x = np.random.randn(20)
+
+    def f(a):
+        pos = a[a > 0]
+        a[a < -1] = -1
+        return pos * 2, a
+
+    xe = x.copy()
+    assert same(C.compile(f, backend="aot_eager")(x), f(xe))
+    assert same(x, xe)
+
+
+def test_fullgraph_raises_at_first_break():
+    def f(a):
+        b = np.sin(a)
+        print("side effect")
+        return b
+
+    with pytest.raises(C.CompileError, match="one graph"):
+        C.compile(f, backend="eager", fullgraph=True)(np.ones(3))
+    assert same(C.compile(k3, backend="eager", fullgraph=True)(np.ones(3), np.ones(3)), k3(np.ones(3), np.ones(3)))
+
+
+def test_trace_numpy_false_runs_numpy_eagerly():
+    rec = RecordingBackend()
+    old = config.trace_numpy
+    config.trace_numpy = False
+    try:
+        f = C.compile(k3, backend=rec)
+        x = np.random.rand(4)
+        assert same(f(x, x), k3(x, x))
+        assert rec.graphs == []
+    finally:
+        config.trace_numpy = old
+
+
+def test_torch_tensor_arguments_stay_tensors():
+    def f(a, t):
+        return a * 2, t * 2
+
+    x = np.random.rand(3)
+    t = torch.ones(3)
+    r = C.compile(f, backend="eager")(x, t)
+    assert same(r[0], x * 2) and isinstance(r[1], torch.Tensor) and torch.equal(r[1], t * 2)
+
+
+def test_grad_mode_left_as_found():
+    assert torch.is_grad_enabled()
+    C.compile(k3, backend="eager")(np.ones(2), np.ones(2))
+    assert torch.is_grad_enabled()
+
+
+def test_user_errors_are_numpys_errors():
+    f = C.compile(lambda a, b: a + b, backend="eager")
+    with pytest.raises(ValueError):
+        f(np.ones(3), np.ones(4))
+
+
+def test_kwargs_and_defaults():
+    def f(a, b=None, *, scale=2.0):
+        return a * scale if b is None else (a + b) * scale
+
+    x, y = np.random.rand(3), np.random.rand(3)
+    g = C.compile(f, backend="eager")
+    assert same(g(x), f(x))
+    assert same(g(x, b=y, scale=3.0), f(x, b=y, scale=3.0))
+    assert same(g(a=x, b=y), f(a=x, b=y))
+
+
+def test_compiled_calling_compiled():
+    inner = C.compile(lambda a: np.exp(a), backend="eager")
+    outer = C.compile(lambda a: inner(a) + 1, backend="eager")
+    x = np.random.rand(3)
+    assert same(outer(x), np.exp(x) + 1)

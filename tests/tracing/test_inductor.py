@@ -1,0 +1,46 @@
+"""The two Inductor (C++) tests of the default run: kept tiny."""
+
+import numpy as np
+import pytest
+import torch
+
+from npcompile import _compile as C
+
+from .conftest import same
+
+
+@pytest.mark.inductor
+def test_inductor_fused_kernel_matches_numpy():
+    @C.compile
+    def f(a, b):
+        return np.sin(a) * b + 1.0
+
+    x, y = np.random.rand(16), np.random.rand(16)
+    assert same(f(x, y), np.sin(x) * y + 1.0)
+    x2 = np.random.rand(16)
+    assert same(f(x2, y), np.sin(x2) * y + 1.0)
+
+
+@pytest.mark.inductor
+def test_inductor_settings_are_scoped():
+    import torch._inductor.config as ic
+
+    seen = {}
+
+    def spy(gm, example_inputs):
+        from npcompile.inductor import make_inductor_backend
+
+        seen["during"] = None
+        backend = make_inductor_backend(None, None, None)
+        compiled = backend(gm, example_inputs)
+        return compiled
+
+    before = (ic.size_asserts, ic.comprehensive_padding)
+    f = C.compile(lambda a: a * 2 + 1, backend=spy)
+    x = np.arange(8.0)
+    assert same(f(x), x * 2 + 1)
+    assert (ic.size_asserts, ic.comprehensive_padding) == before
+    from npcompile.inductor import inductor_options
+
+    opts = inductor_options()
+    assert opts["comprehensive_padding"] is False and opts["cpp_wrapper"] is False
