@@ -78,6 +78,18 @@ def _contract_by_broadcast(ops, subs, out_sub):
     return prod.permute([kept.index(x) for x in out_sub])
 
 
+def matmul_exact(a, b) -> torch.Tensor:
+    """``a @ b`` (1-D promotion, broadcast batch dims) through ``contract``: the matmul ufunc's kernel for dtypes
+    torch has no exact matmul for (bool; integers off the CPU)."""
+    k, i, j = 0, 1, 2
+    nbatch = max(a.ndim, b.ndim, 2) - 2
+    batch = list(range(3, 3 + nbatch))
+    sa = batch[nbatch - (a.ndim - 2):] + [i, k] if a.ndim > 1 else [k]
+    sb = batch[nbatch - (b.ndim - 2):] + [k, j] if b.ndim > 1 else [k]
+    out = batch + [i] * (a.ndim > 1) + [j] * (b.ndim > 1)
+    return contract([a, b], [sa, sb], out, _dtypes.from_torch(a.dtype))
+
+
 # ---------------------------------------------------------------- dot, vdot, inner, tensordot
 
 

@@ -23,7 +23,8 @@ _SYM = {torch.SymInt: builtins.int, torch.SymFloat: builtins.float, torch.SymBoo
 _COMPARISONS = {"equal", "not_equal", "less", "less_equal", "greater", "greater_equal"}
 # uint64 runs in int64: exact for these (arithmetic modulo 2**64, or bit patterns); order ops flip the sign bit.
 _U64_WRAP = {"add", "subtract", "multiply", "bitwise_and", "bitwise_or", "bitwise_xor", "invert", "left_shift",
-             "negative", "positive", "square", "conjugate", "equal", "not_equal", "bitwise_count"}
+             "negative", "positive", "square", "conjugate", "equal", "not_equal", "bitwise_count",
+             "matmul", "matvec", "vecmat"}
 _U64_ORDER = {"less", "less_equal", "greater", "greater_equal", "maximum", "minimum", "fmax", "fmin"}
 _SIGN_BIT = -(2**63)
 _TORCH_DTYPES = frozenset(_dtypes._TORCH_TO_NP)
@@ -220,11 +221,10 @@ class ufunc:
                 else:
                     raise UnsupportedFeature(f"ufunc {name} on uint64")
             ops = [_to_compute(o, flip) if isinstance(o, torch.Tensor) else o for o in ops]
-        else:  # Python scalars become 0-D tensors, except a last one that the kernel accepts (``2.0 * a``)
-            last = len(ops) - 1 if self._scalar_ok else len(ops)
-            ops = [o if i == last or isinstance(o, torch.Tensor) else
-                   torch.scalar_tensor(o, dtype=_dtypes.to_torch(loop[i]), device=tensors[0].device)
-                   for i, o in enumerate(ops)]
+        # Python scalars become 0-D tensors, except a last one that the kernel accepts (``2.0 * a``)
+        last = len(ops) - 1 if self._scalar_ok and not flip else len(ops)
+        ops = [o if i == last or isinstance(o, torch.Tensor) else _scalar_operand(o, loop[i], flip, tensors[0].device)
+               for i, o in enumerate(ops)]
         try:
             res = self._kernel(*ops)
         except RuntimeError as e:
@@ -309,6 +309,12 @@ def _to_compute(t, flip):
         t = t.view(torch.int64)
         return t ^ _SIGN_BIT if flip else t
     return t.to(c) if c != t.dtype else t
+
+
+def _scalar_operand(v, d, flip, device):
+    """A Python scalar as a 0-D tensor in the loop's compute dtype (uint64: its int64 bit pattern)."""
+    t = torch.scalar_tensor(v, dtype=_dtypes.compute_dtype(_dtypes.to_torch(d)), device=device)
+    return t ^ _SIGN_BIT if flip and d == _np.uint64 else t
 
 
 def _weak_scalar(v, d, name, ops, i, want):
@@ -488,14 +494,14 @@ def _matmul(a, b):
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError("matmul: Input operand 0 does not have enough dimensions (has 0, gufunc core with "
                          "signature (n?,k),(k,m?)->(n?,m?) requires 1)")
-    if a.dtype == torch.bool:
-        return (a.to(torch.int8) @ b.to(torch.int8)).bool() if a.ndim and b.ndim else a
     if a.shape[-1] != (b.shape[-2] if b.ndim > 1 else b.shape[0]):
         raise ValueError(f"matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
                          f"(n?,k),(k,m?)->(n?,m?) (size {b.shape[-2] if b.ndim > 1 else b.shape[0]} is different "
                          f"from {a.shape[-1]})")
-    if not (a.is_floating_point() or a.is_complex()) and a.device.type == "cuda":
-        return (a.to(torch.float64) @ b.to(torch.float64)).round().to(a.dtype)
+    if a.dtype == torch.bool or (a.device.type != "cpu" and not (a.is_floating_point() or a.is_complex())):
+        from ._products import matmul_exact  # no exact torch kernel: bool, integers off the CPU
+
+        return matmul_exact(a, b)
     return a @ b
 
 
