@@ -1,3 +1,650 @@
-"""TODO"""
+"""Order statistics and histograms: median, quantile/percentile (every NumPy 2 method, weights), their nan*
+forms, histogram/histogram2d/histogramdd/histogram_bin_edges, bincount, digitize, cov and corrcoef.
 
-__all__ = []
+Quantiles sort the reduced axes (flattened last) and gather at NumPy's virtual indices (Hyndman & Fan); the
+NaN-ignoring forms use a per-slice count, so both run as torch ops without looking at values.  Histograms count
+with ``searchsorted`` + ``scatter_add`` over static bin counts; only data-driven bin numbers (string estimators,
+range from the data) read values back to Python.
+"""
+
+from __future__ import annotations
+
+import builtins
+import math
+import operator
+import warnings
+
+import numpy as _np
+import torch
+
+from .._errors import UnsupportedFeature
+from . import _dtypes
+from ._ndarray import wrap
+from ._normalize import as_tensor
+from ._reductions import _mean_dtypes, average
+from ._ufunc_methods import _NoValue, _flat, _keep_shape, _tracing, finish, reduction_axes
+
+__all__ = [
+    "median", "quantile", "percentile", "nanmedian", "nanquantile", "nanpercentile", "histogram", "histogram2d",
+    "histogramdd", "histogram_bin_edges", "bincount", "digitize", "cov", "corrcoef",
+]
+
+_F8 = _np.dtype(_np.float64)
+
+
+def _eager(t):
+    return not _tracing(t)
+
+
+# ---------------------------------------------------------------- sorting the reduced axes
+
+
+def _sort_last(x):
+    """Sort along the last dim, NaN last; complex numbers lexicographically (real, then imaginary)."""
+    if not x.is_complex():
+        return torch.sort(x, -1).values
+    x = torch.gather(x, -1, torch.sort(x.imag, dim=-1, stable=True).indices)
+    return torch.gather(x, -1, torch.sort(x.real, dim=-1, stable=True).indices)
+
+
+def _prepare(a, axis):
+    """(sorted values with the reduced axes flattened last, normalized axes, input shape)."""
+    t = as_tensor(a)
+    axes = reduction_axes(axis, t.ndim)
+    x = _flat(t, axes) if axes else t.unsqueeze(-1)
+    if x.dtype in (torch.uint16, torch.uint32, torch.uint64):
+        if x.dtype == torch.uint64:
+            raise UnsupportedFeature("order statistics of uint64")
+        x = x.to(torch.int64)
+    return _sort_last(x), axes, t
+
+
+def _place(r, axes, t, keepdims, qshape=()):
+    """``r`` of shape (*kept, m) to NumPy's layout: the q dims first, then the kept (or kept-as-1) dims."""
+    shape = _keep_shape(t.shape, axes) if keepdims else tuple(s for d, s in enumerate(t.shape) if d not in axes)
+    return r.movedim(-1, 0).reshape(tuple(qshape) + shape)
+
+
+def _to_out(r, out):
+    if out is None:
+        return wrap(r)
+    return finish(r, (), False, out, "quantile")
+
+
+# ---------------------------------------------------------------- median
+
+
+def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    """Mean of the middle one or two sorted values; NaN where a slice holds NaN; float64 for integers."""
+    return _median(a, axis, out, keepdims, nan=False)
+
+
+def _median(a, axis, out, keepdims, nan):
+    s, axes, t = _prepare(a, axis)
+    acc, res = _mean_dtypes(_dtypes.from_torch(t.dtype), None)
+    n = s.shape[-1]
+    if n == 0:
+        warnings.warn("Mean of empty slice.", RuntimeWarning, stacklevel=3)
+        r = torch.full(s.shape[:-1] + (1,), torch.nan, dtype=_dtypes.to_torch(res), device=s.device)
+        return _to_out(_place(r, axes, t, keepdims), out)
+    cnt = (~torch.isnan(s)).sum(-1, keepdim=True) if nan else torch.full(s.shape[:-1] + (1,), n, device=s.device)
+    lo, hi = torch.clamp((cnt - 1) // 2, min=0), torch.clamp(cnt // 2, min=0)
+    pair = torch.gather(s, -1, torch.cat([lo, hi], -1)).to(_dtypes.to_torch(acc))
+    r = (pair[..., :1] + pair[..., 1:]) / 2
+    if s.is_floating_point() or s.is_complex():
+        bad = cnt == 0 if nan else torch.isnan(s).any(-1, keepdim=True)
+        r = torch.where(bad, torch.nan, r)
+        if nan:
+            _warn_all_nan(cnt)
+    return _to_out(_place(r.to(_dtypes.to_torch(res)), axes, t, keepdims), out)
+
+
+# ---------------------------------------------------------------- quantiles
+
+# Continuous methods: virtual index n*q + alpha + q*(1 - alpha - beta) - 1 (Hyndman & Fan), then interpolation.
+_CONTINUOUS = {"linear": (1, 1), "hazen": (0.5, 0.5), "weibull": (0, 0), "median_unbiased": (1 / 3, 1 / 3),
+               "normal_unbiased": (3 / 8, 3 / 8), "interpolated_inverted_cdf": (0, 1)}
+_DISCONTINUOUS = ("lower", "higher", "nearest", "inverted_cdf", "closest_observation")
+_METHODS = ("inverted_cdf", "averaged_inverted_cdf", "closest_observation", "interpolated_inverted_cdf", "hazen",
+            "weibull", "linear", "median_unbiased", "normal_unbiased", "lower", "higher", "midpoint", "nearest")
+# With an integer q (0 or 1) these keep the input's integer dtype, as NumPy's index arithmetic happens to.
+_INT_Q_KEEPS = {"linear": True, "averaged_inverted_cdf": "array", "interpolated_inverted_cdf": "array",
+                "weibull": "array"}
+
+
+def _positions(method, n, q):
+    """(lower index, upper index, weight of the upper) for each q, as float64 tensors; ``n`` per slice."""
+    if method in _CONTINUOUS:
+        alpha, beta = _CONTINUOUS[method]
+        v = n * q + alpha + q * (1 - alpha - beta) - 1
+        v = torch.minimum(torch.clamp(v, min=0), n - 1)
+        lo = torch.floor(v)
+        return lo, torch.minimum(lo + 1, n - 1), v - lo
+    v = (n - 1) * q
+    if method in ("lower", "higher", "nearest"):
+        i = {"lower": torch.floor, "higher": torch.ceil, "nearest": torch.round}[method](v)
+        return i, i, torch.zeros_like(i)
+    if method == "midpoint":
+        lo = torch.floor(v)
+        return lo, torch.ceil(v), torch.where(v == lo, 0.0, 0.5)
+    nq = n * q
+    if method == "inverted_cdf":
+        i = torch.clamp(torch.ceil(nq) - 1, min=0)
+        return i, i, torch.zeros_like(i)
+    if method == "averaged_inverted_cdf":  # the mean of both neighbours where n*q falls on an observation
+        lo = torch.clamp(torch.ceil(nq) - 1, min=0)
+        on = (nq == torch.floor(nq)) & (nq > 0) & (nq < n)
+        return lo, torch.where(on, torch.minimum(lo + 1, n - 1), lo), torch.where(on, 0.5, 0.0)
+    # closest_observation: the observation nearest to n*q - 1/2, ties to the even (1-based) rank
+    j = torch.floor(nq - 0.5)
+    i = torch.where((nq - 0.5 == j) & (torch.remainder(j, 2) == 0), j, j + 1) - 1
+    i = torch.minimum(torch.clamp(i, min=0), n - 1)
+    return i, i, torch.zeros_like(i)
+
+
+def _lerp(a, b, g):
+    """a + (b - a) * g, computed from the nearer end for accuracy."""
+    d = b - a
+    return torch.where(g >= 0.5, b - d * (1 - g), a + d * g)
+
+
+def _quantile_dtype(t, q, qt, method):
+    in_dt = _dtypes.from_torch(t.dtype)
+    if method in _DISCONTINUOUS:
+        return in_dt
+    if qt.dtype == torch.bool or not (qt.is_floating_point() or qt.is_complex()):
+        keeps = _INT_Q_KEEPS.get(method)
+        if keeps is True or (keeps == "array" and not isinstance(q, (builtins.int, builtins.bool))):
+            return in_dt
+        return _dtypes.result_type(in_dt, 0.5)
+    return _dtypes.result_type(in_dt, q if isinstance(q, builtins.float) else qt)
+
+
+def _check_q(qt, scale, what):
+    if _eager(qt) and qt.numel() and not bool(((qt >= 0) & (qt <= scale)).all()):  # data check, eager only
+        raise ValueError(f"{what} must be in the range [0, {scale}]")
+
+
+def _quantile(a, q, axis, out, method, keepdims, weights, nan, scale=1):
+    if method not in _METHODS:
+        raise ValueError(f"{method!r} is not a valid method. Use one of: {_METHODS}")
+    if weights is not None and method != "inverted_cdf":
+        raise ValueError(f"Only method 'inverted_cdf' supports weights. Got: {method}.")
+    t = as_tensor(a)
+    if t.is_complex():
+        raise TypeError("a must be an array of real numbers")
+    qt = as_tensor(q)
+    _check_q(qt, scale, "Quantiles" if scale == 1 else "Percentiles")
+    res = _quantile_dtype(t, q, qt, method)
+    qf = qt.to(torch.float64).reshape(-1) / scale
+    if t.dtype == torch.bool and res.kind == "f":
+        raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` "
+                        "operator, or the logical_xor function instead.")
+    if weights is not None:
+        r, axes = _weighted_inverted_cdf(t, qf, axis, weights, nan)
+    else:
+        s, axes, t = _prepare(t, axis)
+        r = _gather_quantiles(s, qf, method, nan)
+    r = r.to(_dtypes.to_torch(res)) if not r.is_floating_point() or res.kind in "fc" else torch.round(r).to(
+        _dtypes.to_torch(res))
+    return _to_out(_place(r, axes, t, keepdims, tuple(qt.shape)), out)
+
+
+def _gather_quantiles(s, qf, method, nan):
+    """Quantiles ``qf`` of each sorted slice ``s`` (..., n) -> (..., len(qf))."""
+    n = s.shape[-1]
+    if n == 0:
+        raise IndexError("index -1 is out of bounds for axis 0 with size 0")
+    inexact = s.is_floating_point()
+    if nan and inexact:
+        cnt = (~torch.isnan(s)).sum(-1, keepdim=True).to(torch.float64)
+        _warn_all_nan(cnt)
+    else:
+        cnt = torch.tensor(float(n), dtype=torch.float64, device=s.device)
+    lo, hi, g = _positions(method, torch.clamp(cnt, min=1), qf.to(s.device))
+    shape = s.shape[:-1] + (qf.numel(),)
+    lo, hi, g = (x.expand(shape) for x in (lo, hi, g))
+    work = s.to(torch.float64) if not inexact else s
+    a, b = torch.gather(work, -1, lo.long()), torch.gather(work, -1, hi.long())
+    r = _lerp(a, b, g.to(work.dtype))
+    if inexact:
+        bad = (cnt == 0) if nan else torch.isnan(s[..., -1:])
+        r = torch.where(bad, torch.nan, r)
+    return r
+
+
+def _weighted_inverted_cdf(t, qf, axis, weights, nan):
+    """NumPy 2's weighted inverted-CDF quantile: the first sorted value whose cumulative weight share reaches q
+    (values of zero weight are never chosen)."""
+    w = as_tensor(weights)
+    if w.shape != t.shape:
+        from ._reductions import _weights_like
+
+        w = _weights_like(t, w, axis)
+    w = w.expand(t.shape)
+    if _eager(w) and bool((w < 0).any()):  # data check, eager only
+        raise ValueError("Weights must be non-negative.")
+    axes = reduction_axes(axis, t.ndim)
+    x = _flat(t, axes) if axes else t.unsqueeze(-1)
+    wf = (_flat(w, axes) if axes else w.unsqueeze(-1)).to(torch.float64)
+    if nan and x.is_floating_point():
+        wf = torch.where(torch.isnan(x), 0, wf)
+    order = torch.sort(x, dim=-1, stable=True).indices
+    xs, ws = torch.gather(x, -1, order), torch.gather(wf, -1, order)
+    cw = torch.cumsum(ws, -1)
+    cdf = cw / cw[..., -1:]
+    target = qf.to(x.device).expand(cdf.shape[:-1] + (qf.numel(),)).contiguous()
+    i = torch.searchsorted(torch.where(ws > 0, cdf, -1.0).cummax(-1).values.contiguous(), target)
+    i = torch.where(target <= 0, torch.argmax((ws > 0).to(torch.int8), -1, keepdim=True), i)
+    r = torch.gather(xs, -1, torch.clamp(i, max=x.shape[-1] - 1))
+    if x.is_floating_point() and not nan:
+        r = torch.where(torch.isnan(x).any(-1, keepdim=True), torch.nan, r)
+    return r, axes
+
+
+def _warn_all_nan(cnt):
+    if _eager(cnt) and bool((cnt == 0).any()):  # data-dependent warning, eager only
+        warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=4)
+
+
+def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *, weights=None):
+    """The ``q``-th quantiles (q in [0, 1]) along ``axis`` by any of NumPy's 13 methods."""
+    return _quantile(a, q, axis, out, method, keepdims, weights, nan=False)
+
+
+def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
+               weights=None):
+    return _quantile(a, q, axis, out, method, keepdims, weights, nan=False, scale=100)
+
+
+def _nan_variant(a):
+    t = as_tensor(a)
+    return t.is_floating_point() or t.is_complex()
+
+
+def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=_NoValue, *,
+                weights=None):
+    """``quantile`` over the non-NaN values; all-NaN slices give NaN with a RuntimeWarning."""
+    return _quantile(a, q, axis, out, method, keepdims is not _NoValue and keepdims, weights, nan=True)
+
+
+def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=_NoValue, *,
+                  weights=None):
+    return _quantile(a, q, axis, out, method, keepdims is not _NoValue and keepdims, weights, nan=True, scale=100)
+
+
+def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=_NoValue):
+    return _median(a, axis, out, keepdims is not _NoValue and keepdims, nan=_nan_variant(a))
+
+
+# ---------------------------------------------------------------- histograms
+
+
+def _linspace(first, last, num, dtype):
+    """NumPy's ``linspace(first, last, num)``: start + i * step in float64, the last point exactly ``last``."""
+    step = (last - first) / (num - 1)
+    e = torch.arange(num, dtype=torch.float64) * step + first
+    e[-1] = last
+    return e.to(_dtypes.to_torch(dtype))
+
+
+def _outer_edges(x, range):
+    """(first, last) of the bins as Python floats: ``range`` or the data's extent, widened when empty."""
+    if range is not None:
+        first, last = range
+        if first > last:
+            raise ValueError("max must be larger than min in range parameter.")
+        if not (math.isfinite(first) and math.isfinite(last)):
+            raise ValueError(f"supplied range of [{first}, {last}] is not finite")
+    elif x.numel() == 0:
+        first, last = 0, 1
+    else:  # data-dependent bin edges: reads the extent back (unavoidable)
+        first, last = (v.item() for v in torch.aminmax(x))
+        if not (math.isfinite(first) and math.isfinite(last)):
+            raise ValueError(f"autodetected range of [{first}, {last}] is not finite")
+    if first == last:
+        first, last = first - 0.5, last + 0.5
+    return first, last
+
+
+def _ptp(x):
+    return (x.max() - x.min()).item() if x.numel() else 0.0
+
+
+def _iqr(x):
+    q = torch.quantile(x.to(torch.float64), torch.tensor([0.25, 0.75], dtype=torch.float64))
+    return (q[1] - q[0]).item()
+
+
+def _sturges(x, r):
+    return _ptp(x) / (math.log2(x.numel()) + 1.0)
+
+
+def _fd(x, r):
+    return 2.0 * _iqr(x) * x.numel() ** (-1.0 / 3.0)
+
+
+def _stone(x, r):
+    """The bin count minimising the leave-one-out cross-validation estimate (at most max(100, sqrt n) bins)."""
+    n, ptp = x.numel(), _ptp(x)
+    if n <= 1 or ptp == 0:
+        return 0.0
+    upper = builtins.max(100, int(math.sqrt(n)))
+
+    def risk(nbins):
+        width = ptp / nbins
+        p = _count(x, _linspace(r[0], r[1], nbins + 1, _F8), None).to(torch.float64) / n
+        return (2 - (n + 1) * torch.dot(p, p).item()) / width
+
+    best = builtins.min(builtins.range(1, upper + 1), key=risk)
+    if best == upper:
+        warnings.warn("The number of bins estimated may be suboptimal.", RuntimeWarning, stacklevel=4)
+    return ptp / best
+
+
+def _doane(x, r):
+    n = x.numel()
+    if n <= 2:
+        return 0.0
+    xf = x.to(torch.float64)
+    sigma = torch.std(xf, correction=0).item()
+    if sigma <= 0:
+        return 0.0
+    g1 = torch.mean(((xf - xf.mean()) / sigma) ** 3).item()
+    sg1 = math.sqrt(6.0 * (n - 2) / ((n + 1.0) * (n + 3)))
+    return _ptp(x) / (1.0 + math.log2(n) + math.log2(1.0 + abs(g1) / sg1))
+
+
+def _auto(x, r):
+    fd, sturges = _fd(x, r), _sturges(x, r)
+    return builtins.min(fd, sturges) if fd else sturges
+
+
+_ESTIMATORS = {
+    "sqrt": lambda x, r: _ptp(x) / math.sqrt(x.numel()),
+    "sturges": _sturges,
+    "rice": lambda x, r: _ptp(x) / (2.0 * x.numel() ** (1.0 / 3)),
+    "scott": lambda x, r: (24.0 * math.pi ** 0.5 / x.numel()) ** (1.0 / 3.0) * torch.std(
+        x.to(torch.float64), correction=0).item(),
+    "fd": _fd, "stone": _stone, "doane": _doane, "auto": _auto,
+}
+
+
+def _bin_edges(x, bins, range, weights):
+    """NumPy's histogram bin edges for 1-D ``x``, and whether they are uniform."""
+    if isinstance(bins, str):
+        if bins not in _ESTIMATORS:
+            raise ValueError(f"{bins!r} is not a valid estimator for `bins`")
+        if weights is not None:
+            raise TypeError("Automated estimation of the number of bins is not supported for weighted data")
+        first, last = _outer_edges(x, range)
+        inside = x if range is None else x[(x >= first) & (x <= last)]
+        if inside.numel() == 0:
+            nbins = 1
+        else:
+            width = _ESTIMATORS[bins](inside, (first, last))
+            if width and not (x.is_floating_point() or x.is_complex()):
+                width = builtins.max(width, 1)  # integer data: bins at least one unit wide
+            nbins = int(math.ceil((last - first) / width)) if width else 1
+        return _linspace(first, last, nbins + 1, _edge_dtype(x, first, last)), True
+    b = as_tensor(bins)
+    if b.ndim == 0:
+        try:
+            nbins = operator.index(bins)
+        except TypeError:
+            raise TypeError("`bins` must be an integer, a string, or an array") from None
+        if nbins < 1:
+            raise ValueError("`bins` must be positive, when an integer")
+        first, last = _outer_edges(x, range)
+        return _linspace(first, last, nbins + 1, _edge_dtype(x, first, last)), True
+    if b.ndim != 1:
+        raise ValueError("`bins` must be 1d, when an array")
+    if _eager(b) and bool((b[1:] < b[:-1]).any()):  # data check, eager only
+        raise ValueError("`bins` must increase monotonically, when an array")
+    return b, False
+
+
+def _edge_dtype(x, first, last):
+    d = _dtypes.result_type(x, first, last)
+    return _F8 if d.kind in "biu" else d
+
+
+def _count(x, edges, weights):
+    """Counts (or summed weights) of ``x`` in [edges[i], edges[i+1]), the last bin closed; outliers and NaN
+    dropped."""
+    nb = edges.numel() - 1
+    common = _dtypes.to_torch(_dtypes.result_type(x, edges))
+    xs, es = x.to(common), edges.to(common)
+    i = torch.searchsorted(es, xs, right=True) - 1
+    i = torch.where(xs == es[-1], nb - 1, i)
+    i = torch.where((i >= 0) & (i < nb), i, nb)
+    if weights is None:
+        return torch.zeros(nb + 1, dtype=torch.int64, device=x.device).scatter_add_(
+            0, i, torch.ones_like(i))[:nb]
+    return torch.zeros(nb + 1, dtype=weights.dtype, device=x.device).scatter_add_(0, i, weights)[:nb]
+
+
+def _hist_weights(w, x_shape):
+    if w is None:
+        return None
+    w = as_tensor(w)
+    if w.shape != x_shape:
+        raise ValueError("weights should have the same shape as a.")
+    return w.reshape(-1)
+
+
+def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
+    """Counts of ``a`` (flattened) in ``bins``: a count, a string estimator, or monotonic edges."""
+    t = as_tensor(a)
+    w = _hist_weights(weights, t.shape)
+    x = t.reshape(-1)
+    edges, _ = _bin_edges(x, bins, range, w)
+    hist = _count(x, edges, w)
+    if density:
+        widths = torch.diff(edges.to(torch.float64))
+        hist = hist.to(torch.float64) / (hist.sum().to(torch.float64) * widths)
+    return wrap(hist), wrap(edges)
+
+
+def histogram_bin_edges(a, bins=10, range=None, weights=None):  # noqa: A002
+    t = as_tensor(a)
+    w = _hist_weights(weights, t.shape)
+    return wrap(_bin_edges(t.reshape(-1), bins, range, w)[0])
+
+
+def _dd_edges(col, b, r):
+    """Edges of one histogramdd dimension: a bin count over ``r`` or the data's extent, or explicit edges."""
+    if isinstance(b, str):
+        raise UnsupportedFeature("histogramdd with string bin estimators")
+    bt = as_tensor(b)
+    if bt.ndim == 0:
+        n = operator.index(b)
+        if n < 1:
+            raise ValueError("`bins[i]` must be positive, when an integer")
+        first, last = _outer_edges(col, r)
+        return _linspace(first, last, n + 1, _F8)
+    if bt.ndim != 1:
+        raise ValueError("`bins[i]` must be a scalar or 1d array")
+    if _eager(bt) and bool((bt[1:] < bt[:-1]).any()):  # data check, eager only
+        raise ValueError("`bins[i]` must be monotonically increasing, when an array")
+    return bt
+
+
+def histogramdd(sample, bins=10, range=None, density=None, weights=None):  # noqa: A002
+    """D-dimensional histogram of N points (an (N, D) array or D arrays of N); float64 counts as NumPy."""
+    if isinstance(sample, (list, tuple)) and not (len(sample) and _is_scalar_row(sample)):
+        cols = [as_tensor(s).reshape(-1) for s in sample]
+        x = torch.stack(cols, 1) if cols else torch.empty((0, 0), dtype=torch.float64)
+    else:
+        x = as_tensor(sample)
+        x = x.reshape(-1, 1) if x.ndim < 2 else x
+    n, d = x.shape
+    bins = [bins] * d if isinstance(bins, (int, str)) or (as_tensor(bins).ndim == 0 if not isinstance(
+        bins, (list, tuple)) else False) else list(bins)
+    if len(bins) != d:
+        raise ValueError("The dimension of bins must be equal to the dimension of the sample x.")
+    ranges = [None] * d if range is None else list(range)
+    if len(ranges) != d:
+        raise ValueError("range argument must have one entry per dimension")
+    edges = [_dd_edges(x[:, i], bins[i], ranges[i]) for i in builtins.range(d)]
+    w = None if weights is None else as_tensor(weights).reshape(-1)
+    if w is not None and w.numel() != n:
+        raise ValueError("weights should have the same shape as a.")
+    flat = torch.zeros(n, dtype=torch.int64, device=x.device)
+    valid = torch.ones(n, dtype=torch.bool, device=x.device)
+    for i, e in enumerate(edges):
+        nb = e.numel() - 1
+        common = _dtypes.to_torch(_dtypes.result_type(x, e))
+        xi, ei = x[:, i].to(common), e.to(common)
+        j = torch.searchsorted(ei, xi, right=True) - 1
+        j = torch.where(xi == ei[-1], nb - 1, j)
+        valid &= (j >= 0) & (j < nb)
+        flat = flat * nb + torch.clamp(j, 0, builtins.max(nb - 1, 0))
+    shape = [e.numel() - 1 for e in edges]
+    total = math.prod(shape)
+    idx = torch.where(valid, flat, total)
+    vals = torch.ones(n, dtype=torch.float64, device=x.device) if w is None else w.to(
+        torch.float64 if not w.is_complex() else w.dtype)
+    hist = torch.zeros(total + 1, dtype=vals.dtype, device=x.device).scatter_add_(0, idx, vals)[:total]
+    hist = hist.reshape(shape)
+    if density:
+        hist = hist / hist.sum()
+        for i, e in enumerate(edges):
+            sh = [1] * d
+            sh[i] = -1
+            hist = hist / torch.diff(e.to(torch.float64)).reshape(sh)
+    return wrap(hist), [wrap(e) for e in edges]
+
+
+def _is_scalar_row(sample):
+    return all(isinstance(s, (int, float, bool, complex)) for s in sample)
+
+
+def histogram2d(x, y, bins=10, range=None, density=None, weights=None):  # noqa: A002
+    """``histogramdd`` of the points (x, y): returns (H, xedges, yedges)."""
+    if not isinstance(bins, (int, str)) and not (isinstance(bins, (list, tuple)) and len(bins) == 2) \
+            and as_tensor(bins).ndim == 1:
+        bins = [bins, bins]
+    h, (ex, ey) = histogramdd([x, y], bins, range, density, weights)
+    return h, ex, ey
+
+
+# ---------------------------------------------------------------- bincount, digitize
+
+
+def bincount(x, /, weights=None, minlength=0):
+    """Occurrences of each non-negative integer in 1-D ``x`` (float64 sums with ``weights``)."""
+    t = as_tensor(x)
+    if t.ndim != 1:
+        raise ValueError("object too deep for desired array" if t.ndim > 1 else "object of too small depth for "
+                         "desired array")
+    if not _np.can_cast(_dtypes.from_torch(t.dtype), _np.intp, "safe"):
+        raise TypeError(f"Cannot cast array data from {_dtypes.from_torch(t.dtype)!r} to dtype('int64') according "
+                        "to the rule 'safe'")
+    minlength = operator.index(minlength)
+    if minlength < 0:
+        raise ValueError("'minlength' must not be negative")
+    t = t.to(torch.int64)
+    if _eager(t) and t.numel() and bool((t < 0).any()):  # data check, eager only
+        raise ValueError("'list' argument must have no negative elements")
+    w = None
+    if weights is not None:
+        w = as_tensor(weights)
+        if w.shape != t.shape:
+            raise ValueError("The weights and list don't have the same length.")
+        w = w.to(torch.float64)
+    return wrap(torch.bincount(t, w, minlength))
+
+
+def digitize(x, bins, right=False):
+    """Index of the bin of each ``x`` for monotonically increasing or decreasing ``bins``."""
+    xt, b = as_tensor(x), as_tensor(bins)
+    if xt.is_complex():
+        raise TypeError("x may not be complex")
+    if b.ndim != 1:
+        raise ValueError("object too deep for desired array" if b.ndim > 1 else "object of too small depth for "
+                         "desired array")
+    common = _dtypes.to_torch(_dtypes.result_type(xt, b))
+    xs, bs = xt.to(common), b.to(common)
+    up = (bs[1:] >= bs[:-1]).all() if bs.numel() > 1 else torch.tensor(True)
+    down = (bs[1:] <= bs[:-1]).all() if bs.numel() > 1 else torch.tensor(False)
+    if _eager(up) and not bool(up | down):  # data check, eager only
+        raise ValueError("bins must be monotonically increasing or decreasing")
+    inc = torch.searchsorted(bs, xs, right=not right)
+    dec = b.numel() - torch.searchsorted(bs.flip(0), xs, right=not right)
+    return wrap(torch.where(up, inc, dec))
+
+
+# ---------------------------------------------------------------- covariance
+
+
+def _rows(m, rowvar, dtype):
+    x = as_tensor(m)
+    if x.ndim > 2:
+        raise ValueError("m has more than 2 dimensions")
+    x = x.reshape(1, -1) if x.ndim < 2 else x
+    if not rowvar and x.shape[0] != 1:
+        x = x.T
+    return x.to(_dtypes.to_torch(dtype))
+
+
+def _obs_weights(w, n, name):
+    if w is None:
+        return None
+    w = as_tensor(w)
+    if name == "fweights" and not (w.dtype == torch.bool or not (w.is_floating_point() or w.is_complex())):
+        raise TypeError("fweights must be integer")
+    if w.ndim > 1:
+        raise RuntimeError(f"cannot handle multidimensional {name}")
+    if w.shape[0] != n:
+        raise RuntimeError(f"incompatible numbers of samples and {name}")
+    if _eager(w) and bool((w < 0).any()):  # data check, eager only
+        raise ValueError(f"{name} cannot be negative")
+    return w.to(torch.float64)
+
+
+def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, *, dtype=None):
+    """Covariance of the rows (variables) of ``m`` (and ``y``) over its columns (observations)."""
+    if ddof is not None and ddof != int(ddof):
+        raise ValueError("ddof must be integer")
+    ops = [as_tensor(m)] + ([] if y is None else [as_tensor(y)])
+    dt = _dtypes.to_dtype(dtype) if dtype is not None else _dtypes.result_type(*ops, _F8)
+    x = _rows(ops[0], rowvar, dt)
+    if y is not None:
+        yt = as_tensor(y)
+        if yt.ndim > 2:
+            raise ValueError("y has more than 2 dimensions")
+        x = torch.cat([x, _rows(yt, rowvar, dt)], 0)
+    if x.shape[0] == 0:
+        return wrap(torch.empty((0, 0), dtype=x.dtype))
+    ddof = (0 if bias else 1) if ddof is None else int(ddof)
+    n = x.shape[1]
+    fw, aw = _obs_weights(fweights, n, "fweights"), _obs_weights(aweights, n, "aweights")
+    w = fw if aw is None else aw if fw is None else fw * aw
+    if w is None:
+        avg, fact = x.mean(1, keepdim=True) if n else torch.full((x.shape[0], 1), torch.nan, dtype=x.dtype), n - ddof
+    else:
+        avg_arr, wsum = average(wrap(x), 1, wrap(w), returned=True)
+        avg, wsum = avg_arr.tensor.unsqueeze(1), wsum.tensor[0]
+        fact = wsum if ddof == 0 else wsum - ddof if aw is None else wsum - ddof * (w * aw).sum() / wsum
+    if isinstance(fact, (int, float)) and fact <= 0:
+        warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=2)
+        fact = 0
+    elif isinstance(fact, torch.Tensor):
+        fact = torch.clamp(fact, min=0)
+    xc = x - avg.to(x.dtype)
+    xw = xc if w is None else xc * w.to(xc.dtype)
+    c = (xc @ xw.T.conj()) / fact
+    return wrap(c.squeeze())
+
+
+def corrcoef(x, y=None, rowvar=True, *, dtype=None):
+    """Pearson correlation coefficients: ``cov`` normalized by the standard deviations, clipped to [-1, 1]."""
+    c = cov(x, y, rowvar, dtype=dtype).tensor
+    if c.ndim == 0:
+        return wrap(c / c)
+    sd = torch.sqrt(torch.diagonal(c).real)
+    c = c / sd[:, None] / sd[None, :]
+    if c.is_complex():
+        return wrap(torch.complex(c.real.clamp(-1, 1), c.imag.clamp(-1, 1)))
+    return wrap(c.clamp(-1, 1))
