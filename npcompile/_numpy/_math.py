@@ -53,6 +53,11 @@ def _t(x, dtype) -> torch.Tensor:
     return t if t.dtype == td else t.to(td)
 
 
+def _along(t: torch.Tensor, axis: int, start=None, stop=None) -> torch.Tensor:
+    """``t[..., start:stop, ...]`` on ``axis`` (a view)."""
+    return t[(slice(None),) * axis + (slice(start, stop),)]
+
+
 def _is_inexact(t: torch.Tensor) -> bool:
     return t.is_floating_point() or t.is_complex()
 
@@ -111,6 +116,10 @@ def round(a, decimals=0, out=None):
     out = check_out(out)
     t = x.tensor
     decimals = operator.index(decimals)
+    if decimals == 0 and not (t.dtype == torch.bool or _is_inexact(t)):
+        return U.positive(x, out=out)
+    if decimals == 0:
+        return U.rint(x, out=out)  # booleans too: NumPy's float16 loop
     if t.dtype == torch.bool:
         raise _np._core._exceptions._UFuncOutputCastingError(
             U.multiply._np, "same_kind", _np.dtype(float), _np.dtype(bool), 0)
@@ -322,12 +331,14 @@ def diff(a, n=1, axis=-1, prepend=_NoValue, append=_NoValue):
     parts = [p for p in parts if p is not None]
     if len(parts) > 1:
         dt = _dtypes.to_torch(_dtypes.result_type(*parts))
+        if any(p.ndim != t.ndim or p.shape[:axis] + p.shape[axis + 1:] != t.shape[:axis] + t.shape[axis + 1:]
+               for p in parts):
+            raise ValueError("all the input array dimensions except for the concatenation axis must match exactly")
         t = torch.cat([p.to(dt) for p in parts], dim=axis)
     op = U.not_equal if t.dtype == torch.bool else U.subtract
     r = _arr(t)
     for _ in range(n):
-        r = op(wrap(r.tensor.narrow(axis, 1, builtins.max(r.shape[axis] - 1, 0))),
-               wrap(r.tensor.narrow(axis, 0, builtins.max(r.shape[axis] - 1, 0))))
+        r = op(wrap(_along(r.tensor, axis, 1)), wrap(_along(r.tensor, axis, None, -1)))
     return r
 
 
@@ -376,8 +387,7 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
             d = wrap(d.tensor.reshape(shape))
         else:
             d = diff(xt, axis=axis)
-    m = yt.shape[axis]
-    hi, lo = (wrap(yt.narrow(axis, s, builtins.max(m - 1, 0))) for s in (1, 0))
+    hi, lo = wrap(_along(yt, axis, 1)), wrap(_along(yt, axis, None, -1))
     terms = U.multiply(d, U.add(hi, lo)) / 2.0  # always inexact: add.reduce keeps the dtype
     return wrap(terms.tensor.sum(axis))
 
@@ -403,8 +413,8 @@ def unwrap(p, discont=None, axis=-1, *, period=2 * math.pi):
     correct = torch.where(U.less(U.absolute(dd), discont).tensor, torch.zeros_like(correct), correct)
     td = _dtypes.to_torch(dtype)
     up = pt.to(td).clone()
-    tail = U.add(wrap(pt.narrow(axis, 1, builtins.max(pt.shape[axis] - 1, 0))), wrap(correct.cumsum(axis)))
-    up.narrow(axis, 1, builtins.max(pt.shape[axis] - 1, 0)).copy_(tail.tensor.to(td))
+    tail = U.add(wrap(_along(pt, axis, 1)), wrap(correct.cumsum(axis)))
+    _along(up, axis, 1).copy_(tail.tensor.to(td))
     return wrap(up)
 
 
@@ -585,7 +595,7 @@ def convolve(a, v, mode="full"):
         raise ValueError("a cannot be empty")
     if vt.shape[0] == 0:
         raise ValueError("v cannot be empty")
-    return wrap(_correlate(at, vt.flip(0), mode, conj=False))
+    return wrap(_correlate(at, vt, mode, conj=False, reverse=True))
 
 
 def correlate(a, v, mode="valid"):
@@ -606,11 +616,11 @@ def _at_least_1d(x):
     return t.reshape(1) if t.ndim == 0 else t
 
 
-def _correlate(a, v, mode, conj):
+def _correlate(a, v, mode, conj, reverse=False):
     if mode not in ("valid", "same", "full"):
         raise ValueError("Use one of 'valid', 'same', or 'full' for convolve/correlate mode")
     dt = _dtypes.to_torch(_dtypes.result_type(a, v))
-    full = _correlate_full(a.to(dt), v.to(dt).conj() if conj and dt.is_complex else v.to(dt))
+    full = _correlate_full(a.to(dt), v.to(dt).conj() if conj and dt.is_complex else v.to(dt), reverse)
     m, n = a.shape[0], v.shape[0]
     short, length = builtins.min(m, n), builtins.max(m, n)
     if mode == "full":
@@ -621,15 +631,19 @@ def _correlate(a, v, mode, conj):
     return full[start:start + length]
 
 
-def _correlate_full(a, v):
+def _correlate_full(a, v, reverse):
+    """All ``len(a) + len(v) - 1`` lags (``v`` reversed first for a convolution), in a's dtype with NumPy's
+    wrap-around for integers."""
     n = v.shape[0]
     if a.dtype in (torch.float32, torch.float64, torch.complex64, torch.complex128):
+        v = v.flip(0) if reverse else v
         return _F.conv1d(a.reshape(1, 1, -1), v.resolve_conj().reshape(1, 1, -1), padding=n - 1).reshape(-1)
     store = a.dtype
     if store == torch.bool:
         a, v = a.to(torch.int64), v.to(torch.int64)
     elif store in (torch.uint16, torch.uint32, torch.uint64):
         a, v = (x.view(torch.int64) if store == torch.uint64 else x.to(torch.int64) for x in (a, v))
+    v = v.flip(0) if reverse else v
     pad = a.new_zeros(n - 1)
     windows = torch.cat([pad, a, pad]).unfold(0, n, 1)
     r = (windows * v).sum(-1)
@@ -734,8 +748,7 @@ def piecewise(x, condlist, funclist, *args, **kw):
     n2 = len(funclist)
     if _scalar_like(condlist) or (_scalar_like(condlist[0]) and xt.ndim != 0):
         condlist = [condlist]
-    conds = torch.stack([as_tensor(c).to(torch.bool).expand(xt.shape) for c in condlist]) \
-        if len(condlist) else torch.zeros((0,) + xt.shape, dtype=torch.bool)
+    conds = _stack_conditions(condlist, xt)
     n = conds.shape[0]
     if n == n2 - 1:
         conds = torch.cat([conds, ~conds.any(0, keepdim=True)])
@@ -744,12 +757,22 @@ def piecewise(x, condlist, funclist, *args, **kw):
     y = torch.zeros_like(xt)
     for cond, func in zip(conds, funclist):
         if not callable(func):
-            y = torch.where(cond, as_tensor(func).to(y.dtype), y)
+            y[cond] = as_tensor(func).to(y.dtype)
             continue
         vals = xt[cond]
         if vals.numel() > 0:  # data-dependent, as NumPy's
             y[cond] = as_tensor(func(wrap(vals), *args, **kw)).to(y.dtype)
     return wrap(y)
+
+
+def _stack_conditions(condlist, x):
+    if not len(condlist):
+        return torch.zeros((0,) + x.shape, dtype=torch.bool, device=x.device)
+    conds = [as_tensor(c).to(torch.bool) for c in condlist]
+    if len({c.shape for c in conds}) > 1:
+        raise ValueError("setting an array element with a sequence. The requested array has an inhomogeneous "
+                         "shape after 1 dimensions.")
+    return torch.stack(conds)
 
 
 def _scalar_like(v):

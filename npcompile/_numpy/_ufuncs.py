@@ -2,13 +2,16 @@
 
 Type resolution is NumPy's own (``numpy.ufunc.resolve_dtypes``, cached per dtype combination), so loop
 selection, NEP 50 weak scalars, ``dtype=``/``signature=`` and ``casting=`` errors match NumPy exactly.  Each
-ufunc then needs only its torch kernel, which receives operands already cast to the loop's dtype.
+resolved loop then gets its torch kernel once (``_kinds``: one per dtype category, since torch's semantics
+differ from NumPy's in different corners for ints, uint64, floats and complex), which receives operands
+already cast to the loop's dtypes.
 """
 
 from __future__ import annotations
 
 import builtins
 import math
+import warnings
 
 import numpy as _np
 import torch
@@ -21,22 +24,22 @@ from ._normalize import as_tensor, copy_to_out
 _SCALARS = (builtins.bool, builtins.int, builtins.float, builtins.complex)
 _SYM = {torch.SymInt: builtins.int, torch.SymFloat: builtins.float, torch.SymBool: builtins.bool}
 _COMPARISONS = {"equal", "not_equal", "less", "less_equal", "greater", "greater_equal"}
-# uint64 runs in int64: exact for these (arithmetic modulo 2**64, or bit patterns); order ops flip the sign bit.
-_U64_WRAP = {"add", "subtract", "multiply", "bitwise_and", "bitwise_or", "bitwise_xor", "invert", "left_shift",
-             "negative", "positive", "square", "conjugate", "equal", "not_equal", "bitwise_count",
-             "matmul", "matvec", "vecmat"}
-_U64_ORDER = {"less", "less_equal", "greater", "greater_equal", "maximum", "minimum", "fmax", "fmin"}
 _SIGN_BIT = -(2**63)
-_TORCH_DTYPES = frozenset(_dtypes._TORCH_TO_NP)
+_WIDE = (torch.uint16, torch.uint32, torch.uint64)
+# uint16/uint32 loops run in the next wider signed type; uint64 kernels take the int64 bit pattern themselves.
+_COMPUTE = {torch.uint16: torch.int32, torch.uint32: torch.int64}
+_PY_TYPE = {"b": builtins.bool, "i": builtins.int, "u": builtins.int, "f": builtins.float, "c": builtins.complex}
 
 
 class ufunc:
-    """A NumPy universal function: broadcasting, type resolution, out=, where=, and the reduce family."""
+    """A NumPy universal function: broadcasting, type resolution, out=, where=, and the reduce family.
+
+    ``kernel`` is a torch function of the loop-dtype operands, or a ``_kinds`` table of them.
+    """
 
     def __init__(self, np_ufunc, kernel, scalar_ok=False):
         self._np = np_ufunc
-        self._kernel = kernel
-        self._scalar_ok = scalar_ok  # kernel accepts a Python number as its last operand
+        self._spec = kernel
         self.__name__ = np_ufunc.__name__
         self.__qualname__ = self.__name__
         self.nin, self.nout, self.nargs = np_ufunc.nin, np_ufunc.nout, np_ufunc.nargs
@@ -45,8 +48,20 @@ class ufunc:
         self.types = [t for t in np_ufunc.types if set(t) <= set("?bBhHiIlLqQefdFD->")]
         self.ntypes = len(self.types)
         self.__doc__ = f"NumPy's ``{self.__name__}`` ufunc on torch tensors."
-        self._cache = {}
-        self._plans = {}
+        self._cache = {}  # (operand key, dtype, casting, out dtypes) -> loop (NumPy dtypes)
+        self._loops = {}  # loop -> (kernel, whether it takes a Python scalar as last operand)
+        self._plans = {}  # operand key of a plain call -> (casts, result torch dtype, kernel, int-scalar bounds)
+
+    @property
+    def _kernel(self):
+        """The kernel spec; assigning one (e.g. a checking wrapper) drops every cached loop and plan."""
+        return self._spec
+
+    @_kernel.setter
+    def _kernel(self, spec):
+        self._spec = spec
+        self._loops.clear()
+        self._plans.clear()
 
     def __repr__(self):
         return f"<ufunc '{self.__name__}'>"
@@ -56,6 +71,7 @@ class ufunc:
 
     # ------------------------------------------------------------ type resolution
     def _resolve(self, key, dtype, casting, out_dtypes):
+        """NumPy's loop (input and output dtypes) for operand dtypes/Python types ``key``."""
         ck = (key, dtype, casting, out_dtypes)
         r = self._cache.get(ck)
         if r is None:
@@ -77,6 +93,18 @@ class ufunc:
             self._cache[ck] = r
         return r
 
+    def _loop_kernel(self, loop):
+        """The kernel for a resolved loop, and whether it accepts a Python scalar as its last operand."""
+        r = self._loops.get(loop)
+        if r is None:
+            spec = self._spec
+            k = spec.choose(tuple(_dtypes.to_torch(d) for d in loop[:self.nin])) if isinstance(spec, _kinds) \
+                else spec
+            if k is None:
+                raise UnsupportedFeature(f"ufunc {self.__name__} for {', '.join(map(str, loop[:self.nin]))}")
+            r = self._loops[loop] = (k, k in _SCALAR_OK)
+        return r
+
     # ------------------------------------------------------------ call
     def __call__(self, *args, **kwargs):
         if not kwargs:
@@ -90,11 +118,11 @@ class ufunc:
                     t = x.tensor
                     plan = self._plans.get(t.dtype)
                     if plan is not None:
-                        if plan[0]:
-                            t = t.to(plan[0][0][1])
-                        r = self._kernel(t)
-                        if self.nout == 1:
-                            return wrap(r if r.dtype is plan[1] else r.to(plan[1]))
+                        casts, out, kernel, _ = plan
+                        if casts:
+                            t = t.to(casts[0][1])
+                        r = kernel(t)
+                        return wrap(r if r.dtype is out else r.to(out))
         return self._call(*args, **kwargs)
 
     def _binary(self, x, y):
@@ -104,16 +132,19 @@ class ufunc:
         plan = self._plans.get((a.dtype if tx is ndarray else tx, b.dtype if ty is ndarray else ty))
         if plan is None:
             return self._call(x, y)
-        for i, want in plan[0]:
+        casts, out, kernel, bounds = plan
+        if bounds is not None and not bounds[0] <= b <= bounds[1]:
+            return self._call(x, y)  # raises NumPy's OverflowError
+        for i, want in casts:
             if i:
                 b = b.to(want)
             else:
                 a = a.to(want)
         try:
-            r = self._kernel(a, b)
+            r = kernel(a, b)
         except RuntimeError as e:
             raise _shape_error(e, (a, b)) from None
-        return wrap(r if r.dtype is plan[1] else r.to(plan[1]))
+        return wrap(r if r.dtype is out else r.to(out))
 
     def _call(self, *args, out=None, where=True, casting="same_kind", order="K", dtype=None, subok=True,
               signature=None, axes=None, axis=None, keepdims=False):
@@ -152,36 +183,30 @@ class ufunc:
                 t = as_tensor(x)
                 ops.append(t)
                 key.append(t.dtype)
+        key = tuple(key)
         out_dtypes = (None,) * self.nout if outs is None else tuple(o.dtype for o in outs)
-        loop = self._resolve(tuple(key), dtype, casting, out_dtypes)
+        loop = self._resolve(key, dtype, casting, out_dtypes)
+        kernel, scalar_ok = self._loop_kernel(loop)
 
-        if all(not isinstance(op, torch.Tensor) for op in ops):  # all Python scalars: NumPy gives 0-D
-            ops[0] = as_tensor(ops[0])
-        cast = []
-        for i, op in enumerate(ops):
-            want = _dtypes.to_torch(loop[i])
-            if isinstance(op, torch.Tensor):
-                if op.dtype != want:
-                    op = op.to(want)
-            else:
-                op = _weak_scalar(op, loop[i], self.__name__, ops, i, want)
-            cast.append(op)
-        res = self._run(cast, loop)
-        if out is None and where is True and dtype is None and casting == "same_kind" and self.nout == 1:
-            self._remember_plan(tuple(key), ops, cast, loop)
+        res = self._constant_comparison(ops, loop)
+        if res is None:
+            device = next((o.device for o in ops if isinstance(o, torch.Tensor)), None)
+            cast = []
+            for i, op in enumerate(ops):
+                want = _dtypes.to_torch(loop[i])
+                if isinstance(op, torch.Tensor):
+                    cast.append(op if op.dtype == want else op.to(want))
+                    continue
+                v = _weak_scalar(op, loop[i])
+                if not (scalar_ok and i == nin - 1 and i > 0):
+                    v = as_tensor(v).to(device=device, dtype=want)
+                cast.append(v)
+            res = self._run(cast, loop, kernel)
+            if out is None and where is True and dtype is None and casting == "same_kind" and self.nout == 1:
+                self._remember_plan(key, cast, loop, kernel)
 
         if where is not True:
-            w = as_tensor(where)
-            if w.dtype != torch.bool:
-                raise TypeError(f"Cannot cast array data from {_dtypes.from_torch(w.dtype)!r} to "
-                                "dtype('bool') according to the rule 'safe'")
-            if self.nout == 1:
-                res = (res,)
-            fill = [o.tensor if o is not None else None for o in outs] if outs else [None] * self.nout
-            res = tuple(torch.where(w, r, f if f is not None else torch.zeros((), dtype=r.dtype, device=r.device))
-                        for r, f in zip(res, fill))
-            if self.nout == 1:
-                res = res[0]
+            res = self._masked(res, where, outs)
         if outs is None:
             if self.nout == 1:
                 return wrap(res)
@@ -190,50 +215,72 @@ class ufunc:
             return copy_to_out(res, outs[0], "unsafe", self)
         return tuple(copy_to_out(r, o, "unsafe", self) for r, o in zip(res, outs))
 
-    def _remember_plan(self, key, ops, cast, loop):
-        """Cache the casts of a plain call whose kernel needs nothing but casting (no wide-uint compute,
-        no scalar-to-tensor conversion, no out-of-range check), for the fast path."""
-        if any(k in (builtins.int, builtins.float, builtins.complex, builtins.bool) for k in key):
-            if not self._scalar_ok or len(key) != 2 or key[0] not in _TORCH_DTYPES:
-                return
-            if key[1] is builtins.int and loop[1].kind in "iu":
-                return  # needs the out-of-range check per value
-            if type(cast[1]) is not key[1]:
-                return
-        if any(isinstance(k, torch.dtype) and k in (torch.uint16, torch.uint32, torch.uint64) for k in key):
+    def _masked(self, res, where, outs):
+        """where=: outputs keep their old values where the mask is False (zeros without out=, where NumPy leaves
+        memory uninitialized)."""
+        w = as_tensor(where)
+        if w.dtype != torch.bool:
+            raise TypeError(f"Cannot cast array data from {_dtypes.from_torch(w.dtype)!r} to "
+                            "dtype('bool') according to the rule 'safe'")
+        if outs is None:
+            warnings.warn("'where' used without 'out', expect unitialized memory in output. If this is "
+                          "intentional, use out=None.", UserWarning, stacklevel=4)
+        rs = (res,) if self.nout == 1 else res
+        fill = [None] * self.nout if outs is None else [o.tensor for o in outs]
+        rs = tuple(torch.where(w, r, f if f is not None else torch.zeros((), dtype=r.dtype, device=r.device))
+                   for r, f in zip(rs, fill))
+        return rs[0] if self.nout == 1 else rs
+
+    def _constant_comparison(self, ops, loop):
+        """A comparison with a Python int outside an integer loop's range is constant (NumPy 2 compares the
+        values exactly): the int acts as +-infinity.  None when that is not the case."""
+        if self.__name__ not in _COMPARISONS or loop[0].kind not in "iu" or loop[1].kind not in "iu":
+            return None
+        for i, v in enumerate(ops):
+            if type(v) is builtins.int and not _fits(v, loop[i]):
+                other = ops[1 - i]
+                inf = math.inf if v > 0 else -math.inf
+                x, y = (inf, 0) if i == 0 else (0, inf)
+                value = {"equal": x == y, "not_equal": x != y, "less": x < y, "less_equal": x <= y,
+                         "greater": x > y, "greater_equal": x >= y}[self.__name__]
+                shape = other.shape if isinstance(other, torch.Tensor) else ()
+                device = other.device if isinstance(other, torch.Tensor) else None
+                return torch.full(shape, value, dtype=torch.bool, device=device)
+        return None
+
+    def _remember_plan(self, key, cast, loop, kernel):
+        """Cache the casts of a plain call that needs nothing but casting (no wide-unsigned compute type, no
+        scalar conversion), for the fast path; a Python int operand keeps its range check there."""
+        if any(k in _WIDE for k in key) or any(_dtypes.to_torch(d) in _WIDE for d in loop):
             return
+        bounds = None
+        if any(k in _SCALARS for k in key[:-1]):
+            return
+        if key[-1] in _SCALARS:
+            if len(key) != 2 or key[0] not in _dtypes._TORCH_TO_NP or isinstance(cast[1], torch.Tensor):
+                return
+            kind = loop[1].kind
+            if key[1] is builtins.int and kind in "iu":
+                info = _np.iinfo(loop[1])
+                bounds = (info.min, info.max)
+            elif key[1] is not _PY_TYPE[kind] and not (key[1] is builtins.int and kind in "fc"):
+                return  # the scalar needs converting (e.g. a float in a complex loop)
         casts = tuple((i, _dtypes.to_torch(loop[i])) for i, k in enumerate(key)
                       if isinstance(k, torch.dtype) and k != _dtypes.to_torch(loop[i]))
-        if any(_dtypes.to_torch(loop[i]) in (torch.uint16, torch.uint32, torch.uint64) for i in range(len(key))):
-            return
-        self._plans[key if len(key) > 1 else key[0]] = (casts, _dtypes.to_torch(loop[-1]))
+        self._plans[key if len(key) > 1 else key[0]] = (casts, _dtypes.to_torch(loop[-1]), kernel, bounds)
 
-    def _run(self, ops, loop):
-        name = self.__name__
-        storage = [_dtypes.to_torch(d) for d in loop[self.nin:]]
-        tensors = [o for o in ops if isinstance(o, torch.Tensor)]
-        wide = [t.dtype for t in tensors if t.dtype in (torch.uint16, torch.uint32, torch.uint64)]
-        flip = False
-        if wide:
-            if torch.uint64 in wide and name not in _U64_WRAP:
-                if name in _U64_ORDER:
-                    flip = True
-                else:
-                    raise UnsupportedFeature(f"ufunc {name} on uint64")
-            ops = [_to_compute(o, flip) if isinstance(o, torch.Tensor) else o for o in ops]
-        # Python scalars become 0-D tensors, except a last one that the kernel accepts (``2.0 * a``)
-        last = len(ops) - 1 if self._scalar_ok and not flip else len(ops)
-        ops = [o if i == last or isinstance(o, torch.Tensor) else _scalar_operand(o, loop[i], flip, tensors[0].device)
-               for i, o in enumerate(ops)]
+    def _run(self, ops, loop, kernel=None):
+        """Apply the loop's kernel to operands already in the loop's dtypes; results in the output dtypes."""
+        if kernel is None:
+            kernel = self._loop_kernel(loop)[0]
+        ops = [o.to(_COMPUTE[o.dtype]) if isinstance(o, torch.Tensor) and o.dtype in _COMPUTE else o for o in ops]
         try:
-            res = self._kernel(*ops)
+            res = kernel(*ops)
         except RuntimeError as e:
             raise _shape_error(e, ops) from None
         if self.nout == 1:
-            if flip and res.dtype == torch.int64:
-                res = res ^ _SIGN_BIT
-            return res if res.dtype == storage[0] else res.to(storage[0])
-        return tuple(r if r.dtype == s else r.to(s) for r, s in zip(res, storage))
+            return _to_storage(res, _dtypes.to_torch(loop[-1]))
+        return tuple(_to_storage(r, _dtypes.to_torch(d)) for r, d in zip(res, loop[self.nin:]))
 
     # ------------------------------------------------------------ methods
     def outer(self, A, B, /, **kwargs):
@@ -265,6 +312,14 @@ class ufunc:
 
     def resolve_dtypes(self, dtypes, *, signature=None, casting=None, reduction=False):
         return self._np.resolve_dtypes(dtypes, signature=signature, casting=casting, reduction=reduction)
+
+
+def _to_storage(r, td):
+    if r.dtype == td:
+        return r
+    if td == torch.uint64 and r.dtype == torch.int64:
+        return r.view(torch.uint64)
+    return r.to(td)
 
 
 def _shape_error(e, ops):
@@ -303,205 +358,445 @@ def _normalize_out(out, nout):
     return out
 
 
-def _to_compute(t, flip):
-    c = _dtypes.compute_dtype(t.dtype)
-    if t.dtype == torch.uint64:
-        t = t.view(torch.int64)
-        return t ^ _SIGN_BIT if flip else t
-    return t.to(c) if c != t.dtype else t
+def _fits(v, d):
+    info = _np.iinfo(d)
+    return info.min <= v <= info.max
 
 
-def _scalar_operand(v, d, flip, device):
-    """A Python scalar as a 0-D tensor in the loop's compute dtype (uint64: its int64 bit pattern)."""
-    t = torch.scalar_tensor(v, dtype=_dtypes.compute_dtype(_dtypes.to_torch(d)), device=device)
-    return t ^ _SIGN_BIT if flip and d == _np.uint64 else t
+def _weak_scalar(v, d):
+    """A Python scalar operand as the Python value of loop dtype ``d`` (NumPy 2 raises OverflowError for an
+    out-of-range Python int; ``dtype=`` may force an unsafe cast, which truncates like NumPy's)."""
+    kind = d.kind
+    if kind in "iu":
+        if type(v) is builtins.int:
+            if not _fits(v, d):
+                raise OverflowError(f"Python integer {v} out of bounds for {d}")
+            return v
+        v = v.real if type(v) is builtins.complex else v
+        if not math.isfinite(v):
+            raise UnsupportedFeature(f"casting {v} to {d}")
+        return builtins.int(v)
+    if kind == "b":
+        return builtins.bool(v)
+    if kind == "f":
+        return builtins.float(v.real if type(v) is builtins.complex else v)
+    return builtins.complex(v)
 
 
-def _weak_scalar(v, d, name, ops, i, want):
-    """A Python scalar operand at loop dtype ``d``: NumPy 2 raises for out-of-range Python ints."""
-    if type(v) is builtins.int and d.kind in "iu":
-        info = _np.iinfo(d)
-        if not info.min <= v <= info.max:
-            if name in _COMPARISONS:
-                raise UnsupportedFeature(f"comparison of {d} with out-of-range Python int")
-            raise OverflowError(f"Python integer {v} out of bounds for {d}")
-        if d == _np.uint64 and v >= 2**63:
-            v -= 2**64
-    if type(v) is builtins.float and d.kind in "iub":
-        return v
-    if type(v) is builtins.complex and d.kind != "c":
-        v = v.real
-    return v
+# ------------------------------------------------------------------------------ kernel selection
+
+_CATEGORY = {torch.bool: "bool", torch.int8: "int", torch.int16: "int", torch.int32: "int", torch.int64: "int",
+             torch.uint8: "int", torch.uint16: "int", torch.uint32: "int", torch.uint64: "uint64",
+             torch.float16: "float16", torch.float32: "float", torch.float64: "float",
+             torch.complex64: "complex", torch.complex128: "complex"}
+SAME = "same"  # a uint64 loop may run the int kernel on the int64 bit pattern (modular arithmetic, bits, ==)
 
 
-# ------------------------------------------------------------------------------ kernels
+class _kinds:
+    """A ufunc's kernels by the category of its loop's first input dtype (``float16`` defaults to ``float``).
+    A missing category (None) means the shim does not model that loop: UnsupportedFeature, never a guess."""
+
+    def __init__(self, default=None, *, bool=None, int=None, uint64=None, float=None, float16=None,
+                 complex=None, choose=None):
+        self._table = {"bool": bool or default, "int": int or default, "float": float or default,
+                       "complex": complex or default}
+        self._table["float16"] = float16 or self._table["float"]
+        self._table["uint64"] = _u64(self._table["int"]) if uint64 is SAME and self._table["int"] else uint64
+        self._choose = choose
+
+    def choose(self, tds):
+        """The kernel for loop input torch dtypes ``tds`` (``choose=`` may special-case a loop first)."""
+        k = self._choose(tds) if self._choose is not None else None
+        return k if k is not None else self._table[_CATEGORY[tds[0]]]
+
+    def __call__(self, *ops):
+        """Run as a plain kernel (used when a wrapper, e.g. error checking, calls the spec directly)."""
+        return self.choose(tuple(o.dtype for o in ops if isinstance(o, torch.Tensor)))(*ops)
 
 
-def _int_safe_divmod(kind):
-    """Integer division by zero gives 0 in NumPy (with a warning); torch raises.  Floats go straight through."""
+def _u64(k):
+    """uint64 through an int64 kernel that is exact on bit patterns."""
+    def run(*ops):
+        r = k(*(o.view(torch.int64) if isinstance(o, torch.Tensor) and o.dtype == torch.uint64 else o
+                for o in ops))
+        return r.view(torch.uint64) if isinstance(r, torch.Tensor) and r.dtype == torch.int64 else r
+    return run
+
+
+def _u64_order(op):
+    """uint64 order on int64 bit patterns: flipping the sign bit maps unsigned order onto signed order."""
+    def run(a, b):
+        r = op(a.view(torch.int64) ^ _SIGN_BIT, b.view(torch.int64) ^ _SIGN_BIT)
+        return (r ^ _SIGN_BIT).view(torch.uint64) if r.dtype == torch.int64 else r
+    return run
+
+
+def _mixed_sign(op):
+    """NumPy 2 compares int64 with uint64 exactly (loops qQ, Qq): a uint64 >= 2**63 exceeds every int64."""
+    def run(a, b):
+        ua = a.dtype == torch.uint64
+        u, s = (a, b) if ua else (b, a)
+        u = u.view(torch.int64)
+        big = u < 0
+        u, s = torch.where(big, 0, u), torch.where(big, -1, s)  # keeps s < u, and so every comparison
+        return op(u, s) if ua else op(s, u)
+    return run
+
+
+def _comparison(op, cplx=None):
+    def choose(tds):
+        return _mixed_sign(op) if len(tds) == 2 and tds[0] != tds[1] else None
+    return _kinds(op, uint64=_u64_order(op) if op not in (torch.eq, torch.ne) else SAME, complex=cplx,
+                  choose=choose)
+
+
+# ------------------------------------------------------------------------------ kernels: arithmetic
+
+
+def _componentwise(op):
+    """Complex add/subtract on (re, im) pairs: torch computes a + 1*b, so 0*inf turns into nan."""
     def k(a, b):
-        if isinstance(a, torch.Tensor) and (a.is_floating_point() or a.is_complex()):
-            if kind == "floor":
-                return _float_floor_divide(a, b)
-            return _float_remainder(a, b)
-        if isinstance(a, torch.Tensor) and a.dtype == torch.bool:
-            a = a.to(torch.int8)
-            b = b.to(torch.int8) if isinstance(b, torch.Tensor) else b
-            r = k(a, b)
-            return r.to(torch.bool)
-        zero = b == 0
-        safe = torch.where(zero, torch.ones_like(b), b) if isinstance(b, torch.Tensor) else (b or 1)
-        r = torch.div(a, safe, rounding_mode="floor") if kind == "floor" else torch.remainder(a, safe)
-        return torch.where(zero, torch.zeros_like(r), r) if isinstance(b, torch.Tensor) or b == 0 else r
+        return torch.view_as_complex(op(torch.view_as_real(a.resolve_conj()), torch.view_as_real(b.resolve_conj())))
     return k
 
 
-def _float_floor_divide(a, b):
-    # NumPy: floor_divide(a, b) = (a - remainder(a, b)) / b rounded; torch's floor rounding agrees except for
-    # division by zero, where NumPy gives a/b (inf or nan).
-    r = torch.div(a, b, rounding_mode="floor")
-    if isinstance(b, torch.Tensor):
-        return torch.where(b == 0, a / b, r)
-    return a / b if b == 0 else r
+def _cmul(ar, ai, br, bi):
+    """The textbook complex product on (re, im) parts, as NumPy's loops compute it."""
+    return ar * br - ai * bi, ar * bi + ai * br
+
+
+def _complex_multiply(a, b):
+    re, im = _cmul(a.real, a.imag, b.real, b.imag)
+    return torch.complex(re, im)
+
+
+def _complex_square(a):
+    re, im = _cmul(a.real, a.imag, a.real, a.imag)
+    return torch.complex(re, im)
+
+
+def _int_floor_divide(a, b):
+    """NumPy: integer division by zero gives 0 (torch raises); MIN // -1 wraps to MIN."""
+    zero = b == 0
+    q = torch.div(a, torch.where(zero, 1, b), rounding_mode="floor")
+    return torch.where(zero, 0, q)
+
+
+def _int_remainder(a, b):
+    zero = b == 0
+    return torch.where(zero, 0, torch.remainder(a, torch.where(zero, 1, b)))
+
+
+def _int_fmod(a, b):
+    zero = b == 0
+    return torch.where(zero, 0, torch.fmod(a, torch.where(zero, 1, b)))
 
 
 def _float_remainder(a, b):
-    r = torch.remainder(a, b)
-    if isinstance(b, torch.Tensor):
-        return torch.where(torch.isinf(b) & torch.isfinite(a) & (a != 0) & ((a < 0) != (b < 0)), b, r)
-    return r
+    """NumPy's remainder: fmod moved into the divisor's sign; a zero result takes the divisor's sign."""
+    m = torch.fmod(a, b)
+    m = torch.where((m != 0) & ((b < 0) != (m < 0)), m + b, m)
+    return torch.where(m == 0, torch.copysign(torch.zeros_like(m), b), m)
 
 
-def _divmod(a, b):
-    return _int_safe_divmod("floor")(a, b), _int_safe_divmod("rem")(a, b)
+def _uge(x, y):
+    """Unsigned x >= y on int64 bit patterns."""
+    return (x ^ _SIGN_BIT) >= (y ^ _SIGN_BIT)
 
 
-def _power(a, b):
-    if not (a.is_floating_point() or a.is_complex()):
-        if a.dtype == torch.bool:
-            return torch.pow(a.to(torch.int8), b.to(torch.int8)).to(torch.bool)
-        if not _is_tracing(a) and builtins.bool((b < 0).any()):
-            raise ValueError("Integers to negative integer powers are not allowed.")
+def _u64_divmod_bits(a, b):
+    """Unsigned 64-bit division on int64 bit patterns: halve the dividend so signed division is exact, then
+    correct by one; a divisor >= 2**63 gives quotient 0 or 1; division by zero gives 0, 0 (NumPy)."""
+    zero, big = b == 0, b < 0
+    d = torch.where(zero | big, 1, b)
+    q = torch.div((a >> 1) & (2**63 - 1), d, rounding_mode="trunc") << 1
+    r = a - q * d
+    fix = _uge(r, d)
+    q, r = torch.where(fix, q + 1, q), torch.where(fix, r - d, r)
+    qb = _uge(a, b).to(torch.int64)
+    q, r = torch.where(big, qb, q), torch.where(big, a - b * qb, r)
+    return torch.where(zero, 0, q), torch.where(zero, 0, r)
+
+
+def _u64_floor_divide(a, b):
+    return _u64_divmod_bits(a, b)[0]
+
+
+def _u64_remainder(a, b):
+    return _u64_divmod_bits(a, b)[1]
+
+
+def _int_power(a, b):
+    # Data-dependent check (unavoidable: NumPy raises on values); skipped while tracing.
+    if b.is_signed() and not _is_tracing(b) and builtins.bool((b < 0).any()):
+        raise ValueError("Integers to negative integer powers are not allowed.")
+    return torch.pow(a, b)
+
+
+def _u64_power(a, b):
+    """a**b modulo 2**64 on bit patterns.  Exponents >= 2**63: odd bases repeat with period dividing 2**62, even
+    bases are 0 from the 64th power on."""
+    huge = b < 0
+    b = torch.where(huge, torch.where((a & 1) == 1, b & (2**62 - 1), 64), b)
     return torch.pow(a, b)
 
 
 def _is_tracing(t):
     from torch._subclasses.fake_tensor import is_fake
 
-    return is_fake(t) or torch._C._get_dispatch_mode(torch._C._TorchDispatchModeKey.PROXY) is not None \
-        or isinstance(t, torch.SymInt)
+    return is_fake(t) or torch._C._get_dispatch_mode(torch._C._TorchDispatchModeKey.PROXY) is not None
 
 
-def _sign(a):
-    if a.is_complex():
-        return torch.sgn(a)
-    if a.dtype == torch.bool:
-        return a
-    return torch.where(torch.isnan(a), a, torch.sign(a)) if a.is_floating_point() else torch.sign(a)
+def _complex_power(a, b):
+    """NumPy's complex power: exact special cases for a zero exponent or base, repeated (textbook)
+    multiplication for small integer exponents, exp(b log a) otherwise."""
+    ar, ai = a.real, a.imag
+    br, bi = b.real, b.imag
+    n = torch.where((bi == 0) & (br == torch.round(br)) & (br.abs() < 100), br, 0).to(torch.int64)
+    small = (bi == 0) & (br == n) & (n != 0)
+    # n = 1, 2, 3 are explicit products; other |n| < 100 multiply out the bits of |n| from 1.
+    one, zero = torch.ones_like(ar), torch.zeros_like(ar)
+    sq = _cmul(ar, ai, ar, ai)
+    cube = _cmul(*sq, ar, ai)
+    m = n.abs()
+    acc, p = (one, zero), (ar, ai)
+    for bit in range(7):
+        take = ((m >> bit) & 1) == 1
+        prod = _cmul(*acc, *p)
+        acc = (torch.where(take, prod[0], acc[0]), torch.where(take, prod[1], acc[1]))
+        p = _cmul(*p, *p)
+    loop = torch.complex(*acc)
+    loop = torch.where(n < 0, 1 / loop, loop)
+    r = torch.where(n == 1, a, torch.where(n == 2, torch.complex(*sq), torch.where(n == 3, torch.complex(*cube),
+                                                                                   loop)))
+    r = torch.where(small, r, torch.pow(a, b))
+    nan = torch.complex(one * math.nan, one * math.nan)
+    at_zero = torch.where(br > 0, torch.complex(zero, zero), nan)
+    r = torch.where((ar == 0) & (ai == 0), at_zero, r)
+    return torch.where((br == 0) & (bi == 0), torch.complex(one, zero), r)
+
+
+def _negative(a):
+    return torch.neg(a)
+
+
+def _clone(a):
+    return a.clone()
+
+
+def _sign_float(a):
+    return torch.where(torch.isnan(a), a, torch.sign(a))
+
+
+def _sign_complex(z):
+    """NumPy 2: z/|z|; an infinite part gives its direction (both infinite: nan); zero gives 0."""
+    re, im = z.real, z.imag
+    rinf, iinf = torch.isinf(re), torch.isinf(im)
+    mag = torch.abs(z)
+    safe = torch.where(mag == 0, 1, mag)
+    out_re = torch.where(rinf, torch.sign(re), torch.where(iinf, 0, re / safe))
+    out_im = torch.where(iinf, torch.sign(im), torch.where(rinf, 0, im / safe))
+    nan = (rinf & iinf) | (~rinf & ~iinf & torch.isnan(z))
+    out_re = torch.where(nan, math.nan, torch.where(mag == 0, 0, out_re))
+    out_im = torch.where(nan, math.nan, torch.where(mag == 0, 0, out_im))
+    return torch.complex(out_re, out_im)
+
+
+def _int_reciprocal(tds):
+    """1/x truncated toward zero, as NumPy's C loop computes it: 1.0/0 converts to the minimum of int32 and
+    int64 (x86 conversion of inf), and to 0 for the narrower and the unsigned types."""
+    at_zero = -(2**31) if tds[0] == torch.int32 else -(2**63) if tds[0] == torch.int64 else 0
+
+    def k(a):
+        r = torch.where(a == 1, 1, torch.where(a == -1, -1, 0) if a.is_signed() else 0).to(a.dtype)
+        return torch.where(a == 0, at_zero, r) if at_zero else r
+    return k
 
 
 def _cbrt(a):
-    return torch.sign(a) * torch.abs(a).pow(1.0 / 3.0)
+    """Real cube root: pow(|a|, 1/3) in float64 refined by one Newton step (pow alone is an ulp or two off)."""
+    x = a.to(torch.float64).abs()
+    y = x.pow(1.0 / 3.0)
+    refined = y - (y * y * y - x) / (3 * y * y)
+    y = torch.where(torch.isfinite(y) & (y != 0), refined, y)
+    return torch.copysign(y, a.to(torch.float64)).to(a.dtype)
+
+
+def _gcd(a, b):
+    return torch.gcd(a, b)
+
+
+def _lcm(a, b):
+    """NumPy: |a // gcd(a, b) * b| in the loop's wrapping arithmetic."""
+    g = torch.gcd(a, b)
+    return torch.where(g == 0, 0, torch.abs(torch.div(a, torch.where(g == 0, 1, g), rounding_mode="trunc") * b))
+
+
+def _u64_gcd(a, b):
+    """Three unsigned Euclid steps bring both values below 2**63, where torch's gcd is exact."""
+    x, y = a.view(torch.int64), b.view(torch.int64)
+    for _ in range(3):
+        nz = y != 0
+        r = _u64_remainder(x, y)
+        x, y = torch.where(nz, y, x), torch.where(nz, r, y)
+    return torch.where(y == 0, x, torch.gcd(x, y)).view(torch.uint64)
+
+
+def _u64_lcm(a, b):
+    g = _u64_gcd(a, b).view(torch.int64)
+    q = _u64_floor_divide(a.view(torch.int64), torch.where(g == 0, 1, g))
+    return torch.where(g == 0, 0, q * b.view(torch.int64)).view(torch.uint64)
+
+
+def _heaviside(x, h0):
+    return torch.where(x < 0, 0, torch.where(x > 0, 1, torch.where(x == 0, h0, x)))
+
+
+# ------------------------------------------------------------------------------ kernels: floating point
+
+
+def _spacing(a):
+    """Distance to the next value away from zero, signed like ``a`` (-0.0 counts as positive)."""
+    inf = torch.full_like(a, math.inf)
+    return torch.nextafter(a, torch.where(a < 0, -inf, inf)) - a
+
+
+def _spacing_half(a):
+    """NumPy's float16 spacing is the distance to the next value up, also for negative inputs."""
+    return torch.where(torch.isinf(a), math.nan, torch.nextafter(a, torch.full_like(a, math.inf)) - a)
+
+
+def _modf(a):
+    """(fraction, integral part); the fraction keeps a's sign, also when it is zero (C's modf)."""
+    i = torch.trunc(a)
+    f = torch.where(torch.isinf(a), 0, a - i)
+    return torch.copysign(f, a), i
+
+
+_SUBNORMAL_SCALE = 64
+
+
+def _frexp(a):
+    """torch's frexp flushes float32/float64 subnormals to zero: scale them up first."""
+    if a.dtype == torch.float16:
+        m, e = torch.frexp(a)
+        return m, e.to(torch.int32)
+    tiny = (a != 0) & (torch.abs(a) < torch.finfo(a.dtype).tiny)
+    m, e = torch.frexp(torch.where(tiny, a * 2.0**_SUBNORMAL_SCALE, a))
+    return m, torch.where(tiny, e - _SUBNORMAL_SCALE, e).to(torch.int32)
+
+
+def _pow2(k):
+    """Exact 2.0**k in float64 for integer tensors k in [-1074, 1024] (1024 gives inf), from bit patterns."""
+    k = k.to(torch.int64)
+    normal = torch.where(k >= -1022, (k + 1023) << 52, 0)
+    sub = torch.where(k < -1022, torch.ones_like(k) << (k + 1074).clamp(0, 62), 0)
+    return torch.where(k >= -1022, normal, sub).view(torch.float64)
+
+
+def _ldexp(m, e):
+    """m * 2**e rounded once, as C's ldexp: float16/float32 scale exactly in float64 and round on the way back;
+    float64 splits m into [1, 2) * 2**k so that at most one product is inexact."""
+    e = e.to(torch.int64)
+    if m.dtype != torch.float64:
+        return (m.to(torch.float64) * _pow2(e.clamp(-400, 400))).to(m.dtype)
+    f, k = _frexp(m)
+    t = (k.to(torch.int64) + e.clamp(-2200, 2200) - 1).clamp(-1134, 1024)
+    hi = t.clamp(-1074, 1024)
+    r = (f * 2 * _pow2(t - hi)) * _pow2(hi)
+    return torch.where((m == 0) | ~torch.isfinite(m), m, r)
+
+
+def _complex_rint(z):
+    return torch.complex(torch.round(z.real), torch.round(z.imag))
+
+
+def _float_only(f):
+    """Rounding ufuncs keep integer (and bool) inputs unchanged, in their dtype."""
+    return _kinds(_clone, float=f, uint64=_clone)
+
+
+# ------------------------------------------------------------------------------ kernels: bits
 
 
 def _shift(left):
     def k(a, b):
         bits = a.element_size() * 8
-        big = b >= bits
-        safe_b = torch.where(big, torch.zeros_like(b), b)
+        big = (b >= bits) | (b < 0)
+        safe_b = torch.where(big, 0, b)
         r = torch.bitwise_left_shift(a, safe_b) if left else torch.bitwise_right_shift(a, safe_b)
-        fill = torch.zeros_like(r) if left or not a.is_signed() else torch.where(a < 0, -torch.ones_like(r),
-                                                                                 torch.zeros_like(r))
-        return torch.where(big | (b < 0), fill, r)
+        fill = 0 if left or not a.is_signed() else torch.where(a < 0, -1, 0)
+        return torch.where(big, fill, r)
     return k
 
 
-def _modf(a):
-    i = torch.trunc(a)
-    f = torch.where(torch.isinf(a), torch.copysign(torch.zeros_like(a), a), a - i)
-    return f, i
+def _u64_right_shift(a, b):
+    """Logical right shift on int64 bit patterns: one shift with the sign cleared, then an arithmetic one."""
+    big = (b >= 64) | (b < 0)
+    c = torch.where(big, 1, b)
+    r = ((a >> 1) & (2**63 - 1)) >> (c - 1).clamp(min=0)
+    return torch.where(big, 0, torch.where(b == 0, a, r))
 
 
-def _frexp(a):
-    m, e = torch.frexp(a)
-    return m, e.to(torch.int32)
+_M1, _M2, _M4, _H01 = 0x5555555555555555, 0x3333333333333333, 0x0F0F0F0F0F0F0F0F, 0x0101010101010101
 
 
-def _spacing(a):
-    inf = torch.full_like(a, math.inf)
-    return torch.nextafter(a, torch.where(torch.signbit(a), -inf, inf)) - a
-
-
-def _reciprocal(a):
-    if a.is_floating_point() or a.is_complex():
-        return torch.reciprocal(a)
-    if a.dtype == torch.bool:
-        return torch.ones_like(a)
-    return torch.where(a == 0, torch.zeros_like(a), torch.div(torch.ones_like(a), torch.where(a == 0, 1, a),
-                                                              rounding_mode="trunc"))
+def _popcount(x):
+    """Bit count of int64 x (SWAR); the masks drop what arithmetic shifts smear into the top bits."""
+    x = x - ((x >> 1) & _M1)
+    x = (x & _M2) + ((x >> 2) & _M2)
+    x = (x + (x >> 4)) & _M4
+    return ((x * _H01) >> 56).to(torch.uint8)
 
 
 def _bitwise_count(a):
-    x = a.to(torch.int64).abs() if a.is_signed() else a.to(torch.int64)
-    n = torch.zeros_like(x, dtype=torch.uint8)
-    for k in range(a.element_size() * 8):
-        n = n + ((x >> k) & 1).to(torch.uint8)
-    return n
+    return _popcount(a.to(torch.int64).abs() if a.is_signed() else a.to(torch.int64))
 
 
-def _logaddexp2(a, b):
-    return torch.logaddexp2(a, b)
+def _u64_bitwise_count(a):
+    return _popcount(a.view(torch.int64))
 
 
-def _square(a):
-    return a * a if a.dtype != torch.bool else a
+# ------------------------------------------------------------------------------ kernels: order
 
 
-def _heaviside(a, b):
-    return torch.where(torch.isnan(a), a, torch.heaviside(a, b.expand_as(a) if b.ndim == 0 else b)
-                       if a.shape == torch.broadcast_shapes(a.shape, b.shape) else torch.heaviside(
-                           a.expand(torch.broadcast_shapes(a.shape, b.shape)), b))
+def _lexicographic(strict, tie):
+    """NumPy's complex order: by real part, then imaginary part."""
+    return lambda a, b: strict(a.real, b.real) | ((a.real == b.real) & tie(a.imag, b.imag))
 
 
-def _ldexp(a, b):
-    return torch.ldexp(a, b).to(a.dtype)
+_CLT, _CLE = _lexicographic(torch.lt, torch.lt), _lexicographic(torch.lt, torch.le)
+_CGT, _CGE = _lexicographic(torch.gt, torch.gt), _lexicographic(torch.gt, torch.ge)
 
 
-def _isnat(a):
-    raise UnsupportedFeature("isnat (datetime64)")
+def _pick(keep_first):
+    """maximum/minimum/fmax/fmin as ``where(keep_first(a, b), a, b)``: NumPy's rules (ties go to b)."""
+    return lambda a, b: torch.where(keep_first(a, b), a, b)
 
 
-def _bool_int8(f):
-    """Kernels torch lacks for bool: run on int8 and return to bool (loop operands share one dtype)."""
-    def k(a, *rest):
-        if a.dtype is not torch.bool:
-            return f(a, *rest)
-        return f(a.to(torch.int8), *(x.to(torch.int8) if isinstance(x, torch.Tensor) else x for x in rest)
-                 ).to(torch.bool)
-    return k
+_CMAXIMUM = _pick(lambda a, b: torch.isnan(a) | _CGE(a, b))
+_CMINIMUM = _pick(lambda a, b: torch.isnan(a) | _CLE(a, b))
+_CFMAX = _pick(lambda a, b: torch.isnan(b) | _CGE(a, b))
+_CFMIN = _pick(lambda a, b: torch.isnan(b) | _CLE(a, b))
+_FMAX = _pick(lambda a, b: torch.isnan(b) | (a > b))
+_FMIN = _pick(lambda a, b: torch.isnan(b) | (a < b))
 
 
-def _float_only(f, floor_like=False):
-    """Rounding ufuncs are identity on integers (NumPy keeps the integer dtype)."""
-    def k(a):
-        if a.is_floating_point() or a.is_complex():
-            return f(a)
-        return a.clone()
-    return k
+# ------------------------------------------------------------------------------ kernels: linear algebra
 
 
 def _matmul(a, b):
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError("matmul: Input operand 0 does not have enough dimensions (has 0, gufunc core with "
                          "signature (n?,k),(k,m?)->(n?,m?) requires 1)")
+    if a.dtype == torch.bool:
+        return (a.to(torch.int8) @ b.to(torch.int8)).bool() if a.ndim and b.ndim else a
     if a.shape[-1] != (b.shape[-2] if b.ndim > 1 else b.shape[0]):
         raise ValueError(f"matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
                          f"(n?,k),(k,m?)->(n?,m?) (size {b.shape[-2] if b.ndim > 1 else b.shape[0]} is different "
                          f"from {a.shape[-1]})")
-    if a.dtype == torch.bool or (a.device.type != "cpu" and not (a.is_floating_point() or a.is_complex())):
-        from ._products import matmul_exact  # no exact torch kernel: bool, integers off the CPU
-
-        return matmul_exact(a, b)
+    if not (a.is_floating_point() or a.is_complex()) and a.device.type == "cuda":
+        return (a.to(torch.float64) @ b.to(torch.float64)).round().to(a.dtype)
     return a @ b
 
 
@@ -523,137 +818,89 @@ def _vecmat(a, b):
     return _matmul(a.unsqueeze(-2), b).squeeze(-2)
 
 
-def _logical(f):
-    return lambda *args: f(*(x if isinstance(x, torch.Tensor) else torch.tensor(x) for x in args))
+def _isnat(a):
+    raise UnsupportedFeature("isnat (datetime64)")
 
 
-def _fmax(a, b):
-    return torch.fmax(a, b) if not a.is_complex() else torch.where(torch.isnan(b) | (a.real > b.real) | (
-        (a.real == b.real) & (a.imag >= b.imag)), a, b)
-
-
-def _lexicographic(f, greater, nan_from_first):
-    """maximum/minimum/fmin on complex numbers: NumPy orders them by (real, imag); NaN comes from the first
-    operand (maximum, minimum) or is ignored in favour of the other (fmin)."""
-    def k(a, b):
-        if not a.is_complex():
-            return f(a, b)
-        x, y = (a, b) if greater else (b, a)
-        first = (x.real > y.real) | ((x.real == y.real) & (x.imag >= y.imag))
-        return torch.where(first | (torch.isnan(a) if nan_from_first else torch.isnan(b)), a, b)
-    return k
-
-
-def _copysign(a, b):
-    return torch.copysign(a, b)
-
-
-def _rad(a):
-    return torch.deg2rad(a)
-
-
-def _deg(a):
-    return torch.rad2deg(a)
-
-
-def _hypot(a, b):
-    return torch.hypot(a, b)
-
-
-def _gcd(a, b):
-    if a.dtype == torch.bool:
-        return torch.gcd(a.to(torch.int8), b.to(torch.int8)).to(torch.bool)
-    return torch.gcd(a, b)
-
-
-def _lcm(a, b):
-    return torch.abs(torch.lcm(a, b))
-
-
-def _sqrt(a):
-    return torch.sqrt(a)
-
-
-def _positive(a):
-    return a.clone()
-
-
-def _abs(a):
-    return torch.abs(a) if a.dtype != torch.bool else a.clone()
-
-
-def _negative(a):
-    if a.dtype == torch.bool:
-        raise TypeError("The numpy boolean negative, the `-` operator, is not supported, use the `~` operator "
-                        "or the logical_not function instead.")
-    return torch.neg(a)
-
-
-def _exp2(a):
-    return torch.exp2(a)
-
+# Kernels that accept a Python number as their last operand (saves making a 0-D tensor per call).
+_SCALAR_OK = frozenset({torch.add, torch.sub, torch.mul, torch.true_divide, torch.eq, torch.ne, torch.lt,
+                        torch.le, torch.gt, torch.ge, torch.bitwise_and, torch.bitwise_or, torch.bitwise_xor})
 
 _KERNELS = {
     # arithmetic
-    "add": (_bool_int8(torch.add), True),
-    "subtract": (torch.sub, True),
-    "multiply": (_bool_int8(torch.mul), True),
-    "divide": (torch.true_divide, True),
-    "floor_divide": (_int_safe_divmod("floor"), True),
-    "remainder": (_int_safe_divmod("rem"), True),
-    "fmod": (lambda a, b: torch.fmod(a, torch.where(b == 0, 1, b)) * (b != 0)
-             if not a.is_floating_point() else torch.fmod(a, b), False),
-    "divmod": (_divmod, True),
-    "power": (_power, False),
-    "float_power": (torch.pow, True),
-    "negative": (_negative, False),
-    "positive": (_positive, False),
-    "absolute": (_abs, False),
-    "fabs": (torch.abs, False),
-    "sign": (_sign, False),
-    "conjugate": (lambda a: torch.conj_physical(a) if a.is_complex() else a.clone(), False),
-    "square": (_square, False),
-    "reciprocal": (_reciprocal, False),
-    "sqrt": (_sqrt, False),
-    "cbrt": (_cbrt, False),
-    "gcd": (_gcd, False),
-    "lcm": (_lcm, False),
-    "heaviside": (_heaviside, False),
+    "add": _kinds(torch.add, bool=torch.logical_or, uint64=SAME, complex=_componentwise(torch.add)),
+    "subtract": _kinds(torch.sub, uint64=SAME, complex=_componentwise(torch.sub)),
+    "multiply": _kinds(torch.mul, bool=torch.logical_and, uint64=SAME, complex=_complex_multiply),
+    "divide": _kinds(torch.true_divide),
+    "floor_divide": _kinds(int=_int_floor_divide, uint64=_u64(_u64_floor_divide),
+                           float=lambda a, b: torch.div(a, b, rounding_mode="floor")),
+    "remainder": _kinds(int=_int_remainder, uint64=_u64(_u64_remainder), float=_float_remainder),
+    "fmod": _kinds(int=_int_fmod, uint64=_u64(_u64_remainder), float=torch.fmod),
+    "divmod": _kinds(int=lambda a, b: (_int_floor_divide(a, b), _int_remainder(a, b)),
+                     uint64=_u64(lambda a, b: _u64_divmod_bits(a, b)),
+                     float=lambda a, b: (torch.div(a, b, rounding_mode="floor"), _float_remainder(a, b))),
+    "power": _kinds(int=_int_power, uint64=_u64(_u64_power), float=torch.pow, complex=_complex_power),
+    "float_power": _kinds(float=torch.pow, complex=_complex_power),
+    "negative": _kinds(_negative, uint64=SAME),
+    "positive": _kinds(_clone, uint64=SAME),
+    "absolute": _kinds(torch.abs, bool=_clone, uint64=_clone),
+    "fabs": _kinds(float=torch.abs),
+    "sign": _kinds(int=torch.sign, uint64=lambda a: (a.view(torch.int64) != 0).to(torch.uint64), float=_sign_float,
+                   complex=_sign_complex),
+    "conjugate": _kinds(_clone, uint64=SAME, complex=torch.conj_physical),
+    "square": _kinds(lambda a: a * a, uint64=SAME, complex=_complex_square),
+    "reciprocal": _kinds(float=torch.reciprocal, complex=torch.reciprocal,
+                         uint64=lambda a: (a.view(torch.int64) == 1).to(torch.uint64),
+                         choose=lambda tds: _int_reciprocal(tds) if _CATEGORY[tds[0]] == "int" else None),
+    "sqrt": _kinds(float=torch.sqrt, complex=torch.sqrt),
+    "cbrt": _kinds(float=_cbrt),
+    "gcd": _kinds(int=_gcd, uint64=_u64_gcd),
+    "lcm": _kinds(int=_lcm, uint64=_u64_lcm),
+    "heaviside": _kinds(float=_heaviside),
     # exponents and logarithms
-    "exp": (torch.exp, False), "exp2": (_exp2, False), "expm1": (torch.expm1, False),
-    "log": (torch.log, False), "log2": (torch.log2, False), "log10": (torch.log10, False),
-    "log1p": (torch.log1p, False), "logaddexp": (torch.logaddexp, False), "logaddexp2": (_logaddexp2, False),
+    "exp": _kinds(torch.exp), "exp2": _kinds(torch.exp2), "expm1": _kinds(torch.expm1),
+    "log": _kinds(torch.log), "log2": _kinds(torch.log2), "log10": _kinds(torch.log10),
+    "log1p": _kinds(torch.log1p), "logaddexp": _kinds(float=torch.logaddexp),
+    "logaddexp2": _kinds(float=torch.logaddexp2),
     # trigonometry
-    "sin": (torch.sin, False), "cos": (torch.cos, False), "tan": (torch.tan, False),
-    "arcsin": (torch.asin, False), "arccos": (torch.acos, False), "arctan": (torch.atan, False),
-    "arctan2": (torch.atan2, False), "hypot": (_hypot, False),
-    "sinh": (torch.sinh, False), "cosh": (torch.cosh, False), "tanh": (torch.tanh, False),
-    "arcsinh": (torch.asinh, False), "arccosh": (torch.acosh, False), "arctanh": (torch.atanh, False),
-    "deg2rad": (_rad, False), "radians": (_rad, False), "rad2deg": (_deg, False), "degrees": (_deg, False),
+    "sin": _kinds(torch.sin), "cos": _kinds(torch.cos), "tan": _kinds(torch.tan),
+    "arcsin": _kinds(torch.asin), "arccos": _kinds(torch.acos), "arctan": _kinds(torch.atan),
+    "arctan2": _kinds(float=torch.atan2), "hypot": _kinds(float=torch.hypot),
+    "sinh": _kinds(torch.sinh), "cosh": _kinds(torch.cosh), "tanh": _kinds(torch.tanh),
+    "arcsinh": _kinds(torch.asinh), "arccosh": _kinds(torch.acosh), "arctanh": _kinds(torch.atanh),
+    "deg2rad": _kinds(float=torch.deg2rad), "radians": _kinds(float=torch.deg2rad),
+    "rad2deg": _kinds(float=torch.rad2deg), "degrees": _kinds(float=torch.rad2deg),
     # rounding
-    "rint": (_float_only(torch.round), False), "floor": (_float_only(torch.floor), False),
-    "ceil": (_float_only(torch.ceil), False), "trunc": (_float_only(torch.trunc), False),
+    "rint": _kinds(_clone, float=torch.round, complex=_complex_rint, uint64=_clone),
+    "floor": _float_only(torch.floor), "ceil": _float_only(torch.ceil), "trunc": _float_only(torch.trunc),
     # floating point
-    "isfinite": (torch.isfinite, False), "isinf": (torch.isinf, False), "isnan": (torch.isnan, False),
-    "isnat": (_isnat, False), "signbit": (torch.signbit, False), "copysign": (_copysign, False),
-    "nextafter": (torch.nextafter, False), "spacing": (_spacing, False), "modf": (_modf, False),
-    "frexp": (_frexp, False), "ldexp": (_ldexp, False),
+    "isfinite": _kinds(torch.isfinite, uint64=SAME), "isinf": _kinds(torch.isinf, uint64=SAME),
+    "isnan": _kinds(torch.isnan, uint64=SAME), "isnat": _isnat, "signbit": _kinds(float=torch.signbit),
+    "copysign": _kinds(float=torch.copysign), "nextafter": _kinds(float=torch.nextafter),
+    "spacing": _kinds(float=_spacing, float16=_spacing_half), "modf": _kinds(float=_modf),
+    "frexp": _kinds(float=_frexp), "ldexp": _kinds(float=_ldexp),
     # bits
-    "bitwise_and": (torch.bitwise_and, True), "bitwise_or": (torch.bitwise_or, True),
-    "bitwise_xor": (torch.bitwise_xor, True), "invert": (torch.bitwise_not, False),
-    "left_shift": (_shift(True), False), "right_shift": (_shift(False), False),
-    "bitwise_count": (_bitwise_count, False),
+    "bitwise_and": _kinds(torch.bitwise_and, uint64=SAME), "bitwise_or": _kinds(torch.bitwise_or, uint64=SAME),
+    "bitwise_xor": _kinds(torch.bitwise_xor, uint64=SAME), "invert": _kinds(torch.bitwise_not, uint64=SAME),
+    "left_shift": _kinds(_shift(True), uint64=SAME),
+    "right_shift": _kinds(_shift(False), uint64=_u64(_u64_right_shift)),
+    "bitwise_count": _kinds(int=_bitwise_count, uint64=_u64_bitwise_count),
     # logic and comparison
-    "logical_and": (torch.logical_and, False), "logical_or": (torch.logical_or, False),
-    "logical_xor": (torch.logical_xor, False), "logical_not": (torch.logical_not, False),
-    "equal": (torch.eq, True), "not_equal": (torch.ne, True), "less": (torch.lt, True),
-    "less_equal": (torch.le, True), "greater": (torch.gt, True), "greater_equal": (torch.ge, True),
-    "maximum": (_bool_int8(_lexicographic(torch.maximum, True, True)), False),
-    "minimum": (_bool_int8(_lexicographic(torch.minimum, False, True)), False),
-    "fmax": (_bool_int8(_fmax), False), "fmin": (_bool_int8(_lexicographic(torch.fmin, False, False)), False),
+    "logical_and": _kinds(torch.logical_and, uint64=SAME), "logical_or": _kinds(torch.logical_or, uint64=SAME),
+    "logical_xor": _kinds(torch.logical_xor, uint64=SAME), "logical_not": _kinds(torch.logical_not, uint64=SAME),
+    "equal": _comparison(torch.eq), "not_equal": _comparison(torch.ne),
+    "less": _comparison(torch.lt, _CLT), "less_equal": _comparison(torch.le, _CLE),
+    "greater": _comparison(torch.gt, _CGT), "greater_equal": _comparison(torch.ge, _CGE),
+    "maximum": _kinds(torch.maximum, bool=torch.logical_or, uint64=_u64_order(torch.maximum),
+                      complex=_CMAXIMUM),
+    "minimum": _kinds(torch.minimum, bool=torch.logical_and, uint64=_u64_order(torch.minimum),
+                      complex=_CMINIMUM),
+    "fmax": _kinds(torch.maximum, bool=torch.logical_or, uint64=_u64_order(torch.maximum), float=_FMAX,
+                   complex=_CFMAX),
+    "fmin": _kinds(torch.minimum, bool=torch.logical_and, uint64=_u64_order(torch.minimum), float=_FMIN,
+                   complex=_CFMIN),
     # linear algebra gufuncs
-    "matmul": (_matmul, False), "vecdot": (_vecdot, False), "matvec": (_matvec, False),
-    "vecmat": (_vecmat, False),
+    "matmul": _matmul, "vecdot": _vecdot, "matvec": _matvec, "vecmat": _vecmat,
 }
 
 # NumPy's aliases share one ufunc object with NumPy's own name.
@@ -663,10 +910,9 @@ _ALIASES = {"abs": "absolute", "acos": "arccos", "acosh": "arccosh", "asin": "ar
             "conj": "conjugate", "mod": "remainder", "pow": "power", "true_divide": "divide"}
 
 UFUNCS = {}
-for _name, (_kernel, _scalar_ok) in _KERNELS.items():
-    UFUNCS[_name] = ufunc(getattr(_np, _name), _kernel, _scalar_ok)
+for _name, _kernel in _KERNELS.items():
+    UFUNCS[_name] = ufunc(getattr(_np, _name), _kernel)
 for _alias, _target in _ALIASES.items():
     UFUNCS[_alias] = UFUNCS[_target]
-# radians/degrees are separate NumPy objects with their own names
 globals().update(UFUNCS)
 __all__ = sorted(UFUNCS) + ["ufunc"]
