@@ -1,3 +1,252 @@
-"""TODO"""
+"""``numpy.fft`` on ``torch.fft``.
 
-__all__ = []
+NumPy 2's types: float16/float32/complex64 transform in single precision (float16 is computed as float32,
+which torch's CPU FFT needs), everything else (integers, bools, float64) in double.  ``n``/``s`` pad or crop,
+``norm`` is 'backward' (default), 'ortho' or 'forward', and ``out=`` takes the result (exact shape,
+'same_kind' casting), all as in NumPy.
+"""
+
+from __future__ import annotations
+
+import operator
+import warnings
+
+import numpy as _np
+import torch
+from numpy.fft import _pocketfft_umath as _pocketfft
+
+from . import _dtypes
+from . import _ufuncs as U
+from ._ndarray import ndarray, wrap
+from ._normalize import as_tensor, check_out, copy_to_out, normalize_axis_index
+
+__all__ = ["fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2", "irfft2", "rfftn", "irfftn",
+           "hfft", "ihfft", "fftfreq", "rfftfreq", "fftshift", "ifftshift"]
+
+_SINGLE = (torch.float16, torch.float32, torch.complex64)
+_NORMS = (None, "backward", "ortho", "forward")
+
+# ---------------------------------------------------------------- shared argument handling
+
+
+def _inexact(t, name, real_only=False):
+    """``t`` as the float or complex type the transform runs in."""
+    if t.is_complex():
+        if real_only:
+            raise TypeError(f"ufunc '{name}' not supported for the input types, and the inputs could not be safely "
+                            "coerced to any supported types according to the casting rule ''safe''")
+        return t
+    return t.to(torch.float32 if t.dtype in _SINGLE else torch.float64)
+
+
+def _norm(norm):
+    if norm not in _NORMS:
+        raise ValueError(f'Invalid norm value {norm}; should be "backward","ortho" or "forward".')
+    return norm or "backward"
+
+
+def _points(n):
+    n = operator.index(n)
+    if n < 1:
+        raise ValueError(f"Invalid number of FFT data points ({n}) specified.")
+    return n
+
+
+def _finish(r, out, name):
+    """The result, or written into ``out`` (exact shape; 'same_kind' casting failing with NumPy's own error,
+    named after NumPy's internal gufunc)."""
+    if out is None:
+        return wrap(r)
+    out = check_out(out)
+    if out.shape != tuple(r.shape):
+        raise ValueError("output array has wrong shape.")
+    rd = _dtypes.from_torch(r.dtype)
+    if not _np.can_cast(rd, out.dtype, "same_kind"):
+        gufunc = _pocketfft.fft if r.is_complex() else _pocketfft.irfft
+        raise _np._core._exceptions._UFuncOutputCastingError(gufunc, "same_kind", rd, out.dtype, 0)
+    return copy_to_out(r, out, "same_kind", name)
+
+
+# ---------------------------------------------------------------- one axis
+
+_ONE_AXIS = {"fft": torch.fft.fft, "ifft": torch.fft.ifft, "rfft": torch.fft.rfft, "irfft": torch.fft.irfft,
+             "hfft": torch.fft.hfft, "ihfft": torch.fft.ihfft}
+
+
+def _one_axis(name, a, n, axis, norm, out):
+    t = as_tensor(a)
+    axis = normalize_axis_index(axis, t.ndim)
+    t = _inexact(t, name, real_only=name in ("rfft", "ihfft"))
+    if n is None:
+        n = 2 * (t.shape[axis] - 1) if name in ("irfft", "hfft") else t.shape[axis]
+    r = _ONE_AXIS[name](t, n=_points(n), dim=axis, norm=_norm(norm))
+    return _finish(r, out, name)
+
+
+def fft(a, n=None, axis=-1, norm=None, out=None):
+    """``numpy.fft.fft``: the 1-D discrete Fourier transform along ``axis``."""
+    return _one_axis("fft", a, n, axis, norm, out)
+
+
+def ifft(a, n=None, axis=-1, norm=None, out=None):
+    return _one_axis("ifft", a, n, axis, norm, out)
+
+
+def rfft(a, n=None, axis=-1, norm=None, out=None):
+    """``numpy.fft.rfft``: of real input, the ``n // 2 + 1`` non-negative frequency terms."""
+    return _one_axis("rfft", a, n, axis, norm, out)
+
+
+def irfft(a, n=None, axis=-1, norm=None, out=None):
+    """``numpy.fft.irfft``: the inverse of rfft, ``n`` real points (default ``2 * (m - 1)``)."""
+    return _one_axis("irfft", a, n, axis, norm, out)
+
+
+def hfft(a, n=None, axis=-1, norm=None, out=None):
+    """``numpy.fft.hfft``: the real FFT of a Hermitian-symmetric signal given by its first half."""
+    return _one_axis("hfft", a, n, axis, norm, out)
+
+
+def ihfft(a, n=None, axis=-1, norm=None, out=None):
+    return _one_axis("ihfft", a, n, axis, norm, out)
+
+
+# ---------------------------------------------------------------- several axes
+
+
+def _shape_and_axes(t, s, axes, inverse_real):
+    """NumPy's ``s``/``axes`` for an n-D transform (NumPy 2's deprecations included)."""
+    if s is None:
+        axes = range(t.ndim) if axes is None else axes
+        axes = [normalize_axis_index(ax, t.ndim) for ax in axes]
+        s = [t.shape[ax] for ax in axes]
+        if inverse_real and axes:
+            s[-1] = 2 * (s[-1] - 1)
+        return [_points(n) for n in s], axes
+    s = list(s)
+    if axes is None:
+        warnings.warn("`axes` should not be `None` if `s` is not `None` (Deprecated in NumPy 2.0). In a future "
+                      "version of NumPy, this will raise an error and `s[i]` will correspond to the size along the "
+                      "transformed axis specified by `axes[i]`. To retain current behaviour, pass a sequence "
+                      "[0, ..., k-1] to `axes` for an array of dimension k.", DeprecationWarning, stacklevel=4)
+        axes = range(-len(s), 0)
+    axes = [normalize_axis_index(ax, t.ndim) for ax in axes]
+    if len(s) != len(axes):
+        raise ValueError("Shape and axes have different lengths.")
+    if None in s:
+        warnings.warn("Passing an array containing `None` values to `s` is deprecated in NumPy 2.0 and will raise "
+                      "an error in a future version of NumPy. To use the default behaviour of the corresponding "
+                      "1-D transform, pass the value matching the default for its `n` parameter. To use the "
+                      "default behaviour for every axis, the `s` argument can be omitted.", DeprecationWarning,
+                      stacklevel=4)
+        s = [t.shape[ax] if n is None else n for n, ax in zip(s, axes)]
+        if inverse_real and s[-1] is None:
+            s[-1] = 2 * (t.shape[axes[-1]] - 1)
+    return [_points(n) for n in s], axes
+
+
+def _c2c(t, s, axes, norm, inverse):
+    """Complex transforms over ``axes`` (last axis first, as NumPy; repeated axes transform repeatedly)."""
+    if len(set(axes)) == len(axes):
+        return (torch.fft.ifftn if inverse else torch.fft.fftn)(t, s=s, dim=axes, norm=norm)
+    for n, ax in reversed(list(zip(s, axes))):
+        t = (torch.fft.ifft if inverse else torch.fft.fft)(t, n=n, dim=ax, norm=norm)
+    return t
+
+
+def _n_axes(name, a, s, axes, norm, out):
+    t = as_tensor(a)
+    real = name in ("rfftn", "irfftn")
+    s, axes = _shape_and_axes(t, s, axes, name == "irfftn")
+    norm = _norm(norm)
+    if not axes:
+        if real:
+            raise IndexError("list index out of range")
+        return a if isinstance(a, ndarray) else wrap(t)  # nothing to transform: NumPy returns the input
+    t = _inexact(t, name, real_only=name == "rfftn")
+    if name == "rfftn":
+        t = torch.fft.rfft(t, n=s[-1], dim=axes[-1], norm=norm)
+        r = _c2c(t, s[:-1], axes[:-1], norm, False) if len(axes) > 1 else t
+    elif name == "irfftn":
+        t = _c2c(t, s[:-1], axes[:-1], norm, True) if len(axes) > 1 else t
+        r = torch.fft.irfft(t, n=s[-1], dim=axes[-1], norm=norm)
+    else:
+        r = _c2c(t, s, axes, norm, name == "ifftn")
+    return _finish(r, out, name)
+
+
+def fftn(a, s=None, axes=None, norm=None, out=None):
+    """``numpy.fft.fftn``: the n-D transform over ``axes`` (default all), sizes ``s``."""
+    return _n_axes("fftn", a, s, axes, norm, out)
+
+
+def ifftn(a, s=None, axes=None, norm=None, out=None):
+    return _n_axes("ifftn", a, s, axes, norm, out)
+
+
+def fft2(a, s=None, axes=(-2, -1), norm=None, out=None):
+    return _n_axes("fftn", a, s, axes, norm, out)
+
+
+def ifft2(a, s=None, axes=(-2, -1), norm=None, out=None):
+    return _n_axes("ifftn", a, s, axes, norm, out)
+
+
+def rfftn(a, s=None, axes=None, norm=None, out=None):
+    """``numpy.fft.rfftn``: rfft over the last of ``axes``, then complex transforms over the others."""
+    return _n_axes("rfftn", a, s, axes, norm, out)
+
+
+def irfftn(a, s=None, axes=None, norm=None, out=None):
+    """``numpy.fft.irfftn``: the inverse of rfftn; the last axis has ``s[-1]`` real points
+    (default ``2 * (m - 1)``)."""
+    return _n_axes("irfftn", a, s, axes, norm, out)
+
+
+def rfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
+    return _n_axes("rfftn", a, s, axes, norm, out)
+
+
+def irfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
+    return _n_axes("irfftn", a, s, axes, norm, out)
+
+
+# ---------------------------------------------------------------- frequencies and shifts
+
+
+def _count(n):
+    try:
+        return operator.index(n)
+    except TypeError:
+        raise ValueError("n should be an integer") from None
+
+
+def fftfreq(n, d=1.0, device=None):
+    """``numpy.fft.fftfreq``: ``[0, 1, ..., n//2 - 1 (or (n-1)//2), -(n//2), ..., -1] / (d * n)``."""
+    n = _count(n)
+    k = torch.arange(n, device=device)
+    return U.multiply(wrap(torch.where(k < (n + 1) // 2, k, k - n)), 1.0 / (n * d))
+
+
+def rfftfreq(n, d=1.0, device=None):
+    """``numpy.fft.rfftfreq``: ``[0, 1, ..., n//2] / (d * n)``."""
+    n = _count(n)
+    return U.multiply(wrap(torch.arange(n // 2 + 1, device=device)), 1.0 / (n * d))
+
+
+def _shift(x, axes, sign):
+    t = as_tensor(x)
+    axes = tuple(range(t.ndim)) if axes is None else axes
+    dims = (axes,) if isinstance(axes, int) else tuple(axes)
+    if not dims:
+        raise ValueError("not enough values to unpack (expected 2, got 0)")  # as NumPy's roll with no axes
+    return wrap(torch.roll(t, [sign * (t.shape[ax] // 2) for ax in dims], dims))
+
+
+def fftshift(x, axes=None):
+    """``numpy.fft.fftshift``: roll the zero frequency to the centre of each of ``axes`` (default all)."""
+    return _shift(x, axes, 1)
+
+
+def ifftshift(x, axes=None):
+    return _shift(x, axes, -1)
