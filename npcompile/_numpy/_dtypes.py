@@ -86,6 +86,17 @@ def compute_dtype(t: torch.dtype) -> torch.dtype:
     return _COMPUTE.get(t, t)
 
 
+# Same-size signed types: data movement (gather, index_put, flip...) has no kernels for the wide unsigned types
+# but moves bits exactly through a reinterpreting view.
+_SIGNED_VIEW = {torch.uint16: torch.int16, torch.uint32: torch.int32, torch.uint64: torch.int64}
+
+
+def movable(t: torch.Tensor) -> torch.Tensor:
+    """``t`` itself, or a same-size signed view of a wide unsigned ``t``; ``.view(t.dtype)`` restores it."""
+    s = _SIGNED_VIEW.get(t.dtype)
+    return t if s is None else t.view(s)
+
+
 # ---------------------------------------------------------------- scalar types and the abstract hierarchy
 
 class _ScalarMeta(type):
