@@ -789,14 +789,14 @@ def _matmul(a, b):
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError("matmul: Input operand 0 does not have enough dimensions (has 0, gufunc core with "
                          "signature (n?,k),(k,m?)->(n?,m?) requires 1)")
-    if a.dtype == torch.bool:
-        return (a.to(torch.int8) @ b.to(torch.int8)).bool() if a.ndim and b.ndim else a
     if a.shape[-1] != (b.shape[-2] if b.ndim > 1 else b.shape[0]):
         raise ValueError(f"matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
                          f"(n?,k),(k,m?)->(n?,m?) (size {b.shape[-2] if b.ndim > 1 else b.shape[0]} is different "
                          f"from {a.shape[-1]})")
-    if not (a.is_floating_point() or a.is_complex()) and a.device.type == "cuda":
-        return (a.to(torch.float64) @ b.to(torch.float64)).round().to(a.dtype)
+    if a.dtype == torch.bool or (a.device.type != "cpu" and not (a.is_floating_point() or a.is_complex())):
+        from ._products import matmul_exact  # no exact torch kernel: bool, integers off the CPU
+
+        return matmul_exact(a, b)
     return a @ b
 
 
@@ -900,7 +900,8 @@ _KERNELS = {
     "fmin": _kinds(torch.minimum, bool=torch.logical_and, uint64=_u64_order(torch.minimum), float=_FMIN,
                    complex=_CFMIN),
     # linear algebra gufuncs
-    "matmul": _matmul, "vecdot": _vecdot, "matvec": _matvec, "vecmat": _vecmat,
+    "matmul": _kinds(_matmul, uint64=SAME), "vecdot": _vecdot, "matvec": _kinds(_matvec, uint64=SAME),
+    "vecmat": _kinds(_vecmat, uint64=SAME),
 }
 
 # NumPy's aliases share one ufunc object with NumPy's own name.
