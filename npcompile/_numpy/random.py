@@ -1,3 +1,827 @@
-"""TODO"""
+"""``numpy.random`` on torch's random number generators: the legacy functions (``np.random.rand``...), the
+``RandomState`` class and ``default_rng`` / ``Generator``.
 
-__all__ = []
+Streams: every distribution is sampled with torch ops, exactly in distribution (inverse CDFs, gamma/Poisson
+mixtures, torch's own gamma, Poisson and binomial samplers), so results are *statistically* equivalent to
+NumPy's but not bit-identical: NumPy's Mersenne Twister / PCG64 streams are not reproduced, and
+``get_state``/``set_state`` exchange torch generator states only.  Output dtypes and shapes are NumPy's;
+``size=None`` gives a 0-D array (NumPy scalars are 0-D arrays here).
+
+Seeding: a ``RandomState(seed)`` or ``default_rng(seed)`` owns a ``torch.Generator`` seeded from ``seed``;
+``np.random.seed(s)`` gives the legacy module functions such a generator.  Until it is called (or after
+``seed(None)``) the module functions draw from torch's global generator, so ``torch.manual_seed`` also makes them
+reproducible.  Under ``npcompile.compile`` a ``torch.Generator`` cannot be traced: compiled code always draws
+from torch's global generator (seed it with ``torch.manual_seed`` for reproducible compiled runs).
+
+Parameter checks (``scale < 0`` and the like) on array parameters look at the values: eager only, skipped
+while tracing.  Not modelled (``UnsupportedFeature``): hypergeometric, zipf, logseries, the bit generators and
+``SeedSequence``.
+"""
+
+from __future__ import annotations
+
+import builtins
+import hashlib
+import math
+import operator
+import os
+import warnings
+
+import numpy as _np
+import torch
+
+from .._errors import UnsupportedFeature
+from . import _dtypes
+from ._ndarray import ndarray, wrap
+from ._normalize import as_tensor, check_out, normalize_axis_index
+
+__all__ = [
+    "RandomState", "Generator", "default_rng", "seed", "get_state", "set_state", "rand", "randn", "randint",
+    "random_integers", "random", "random_sample", "ranf", "sample", "bytes", "choice", "permutation",
+    "shuffle", "uniform", "normal", "standard_normal", "exponential", "standard_exponential", "gamma",
+    "standard_gamma", "beta", "chisquare", "noncentral_chisquare", "f", "noncentral_f", "standard_t",
+    "standard_cauchy", "lognormal", "laplace", "logistic", "gumbel", "rayleigh", "weibull", "pareto", "power",
+    "wald", "triangular", "vonmises", "poisson", "binomial", "negative_binomial", "geometric", "multinomial",
+    "multivariate_normal", "dirichlet", "hypergeometric", "zipf", "logseries",
+]
+
+_F64 = torch.float64
+_INT64 = _np.dtype(_np.int64)
+_FLOATS = (_np.dtype(_np.float32), _np.dtype(_np.float64))
+_POISSON_LAM_MAX = 9.223372006484771e18
+_VONMISES_ROUNDS = 48  # rejection proposals per sample: P(all rejected) < 0.35**48 ~ 1e-22
+_TINY = 2.0 ** -64  # lower clamp for uniforms that feed a logarithm (the open interval (0, 1))
+
+
+def _tracing() -> bool:
+    return torch.compiler.is_compiling()
+
+
+# ------------------------------------------------------------------------------ parameters, shapes, checks
+
+
+def _param(x):
+    """A distribution parameter: a Python float stays one (cheap); anything else is a float64 tensor."""
+    if type(x) in (builtins.int, builtins.float):
+        return float(x)
+    t = as_tensor(x)
+    if t.is_complex():
+        raise TypeError("Cannot cast array data from dtype('complex128') to dtype('float64') according to the rule "
+                        "'safe'")
+    return t.to(_F64)
+
+
+def _size(size):
+    if size is None:
+        return None
+    shape = (operator.index(size),) if not isinstance(size, (tuple, list)) else tuple(operator.index(s) for s in size)
+    if any(s < 0 for s in shape):
+        raise ValueError("negative dimensions are not allowed")
+    return shape
+
+
+def _shape(size, *params):
+    """The output shape: ``size``, which the parameters must broadcast to, or the parameters' broadcast shape."""
+    shapes = [p.shape for p in params if isinstance(p, torch.Tensor)]
+    try:
+        common = tuple(torch.broadcast_shapes(*shapes)) if shapes else ()
+        size = _size(size)
+        if size is not None and tuple(torch.broadcast_shapes(size, common)) != size:
+            raise RuntimeError
+    except RuntimeError:
+        raise ValueError("shape mismatch: objects cannot be broadcast to a single shape") from None
+    return common if size is None else size
+
+
+def _raise_if(bad, message, error=ValueError):
+    """Raise when ``bad`` (a Python bool, or a bool tensor: any element) holds.  Tensor checks read values: eager
+    only, skipped while tracing."""
+    if isinstance(bad, torch.Tensor):
+        if _tracing():
+            return
+        bad = builtins.bool(bad.any())
+    if bad:
+        raise error(message)
+
+
+def _nonnegative(x, name):  # NumPy: -0.0 is negative, NaN passes
+    bad = (torch.signbit(x) & ~torch.isnan(x)) if isinstance(x, torch.Tensor) else math.copysign(1.0, x) < 0 \
+        and x == x
+    _raise_if(bad, f"{name} < 0")
+
+
+def _positive(x, name):  # NaN passes
+    _raise_if(x <= 0, f"{name} <= 0")
+
+
+def _probability(x, name, open_low=False):
+    ok = ((x > 0) if open_low else (x >= 0)) & (x <= 1) if isinstance(x, torch.Tensor) else \
+        ((x > 0) if open_low else (x >= 0)) and x <= 1
+    low = "<=" if open_low else "<"
+    _raise_if(~ok if isinstance(ok, torch.Tensor) else not ok, f"{name} {low} 0, {name} > 1 or {name} is NaN")
+
+
+def _full(p, shape, device, dtype=_F64):
+    """A parameter broadcast to ``shape`` as a ``dtype`` tensor."""
+    if isinstance(p, torch.Tensor):
+        return p.to(device=device, dtype=dtype).expand(shape)
+    return torch.full(shape, p, dtype=dtype, device=device)
+
+
+def _seed_value(seed, legacy):
+    """An integer seed for ``torch.Generator.manual_seed`` from NumPy's seed forms (int or sequence of ints)."""
+    if isinstance(seed, builtins.int) and not isinstance(seed, builtins.bool):
+        ints = [seed]
+    else:
+        values = _np.asarray(seed)
+        if values.dtype.kind not in "iu" or values.ndim > 1:
+            raise TypeError("Cannot cast scalar from dtype('float64') to dtype('int64') according to the rule "
+                            "'safe'" if legacy else f"SeedSequence expects int or sequence of ints for entropy not "
+                            f"{seed}")
+        ints = [builtins.int(v) for v in values.reshape(-1)]
+        if not ints:
+            raise ValueError("Seed must be non-empty")
+    if any(v < 0 for v in ints) or (legacy and any(v >= 2**32 for v in ints)):
+        raise ValueError("Seed must be between 0 and 2**32 - 1" if legacy else "expected non-negative integer")
+    if len(ints) == 1 and ints[0] < 2**63:
+        return ints[0]
+    return builtins.int.from_bytes(hashlib.sha256(repr(ints).encode()).digest()[:8], "little") >> 1
+
+
+def _new_generator(seed, legacy, device):
+    g = torch.Generator(device=device if device is not None else "cpu")
+    if seed is None:
+        g.manual_seed(builtins.int.from_bytes(os.urandom(8), "little") >> 1)
+    else:
+        g.manual_seed(_seed_value(seed, legacy))
+    return g
+
+
+# ------------------------------------------------------------------------------ the distributions
+
+
+class _Sampler:
+    """The distributions shared by ``RandomState`` and ``Generator``; each draws from ``self._g()``."""
+
+    _gen: torch.Generator | None = None
+    _device = torch.device("cpu")
+
+    def _g(self):
+        return None if _tracing() else self._gen
+
+    # -------------------------------------------------------------- primitive draws (float64 tensors)
+    def _uniform01(self, shape, dtype=_F64):
+        return torch.rand(shape, generator=self._g(), dtype=dtype, device=self._device)
+
+    def _open01(self, shape):
+        return self._uniform01(shape).clamp_(min=_TINY)
+
+    def _normal01(self, shape, dtype=_F64):
+        return torch.randn(shape, generator=self._g(), dtype=dtype, device=self._device)
+
+    def _exponential01(self, shape):
+        return torch.empty(shape, dtype=_F64, device=self._device).exponential_(1.0, generator=self._g())
+
+    def _gamma01(self, alpha, shape):
+        """Standard gamma variates (shape ``alpha``); exactly 0 for ``alpha == 0`` as NumPy."""
+        a = _full(alpha, shape, self._device)
+        g = torch._standard_gamma(a.contiguous(), generator=self._g())
+        return torch.where(a == 0, torch.zeros_like(g), g)
+
+    def _log_gamma01(self, alpha, shape):
+        """log of standard gamma variates, accurate for tiny ``alpha``: G(a) = G(a + 1) * U**(1/a)."""
+        a = _full(alpha, shape, self._device)
+        return torch.log(self._gamma01(a + 1, shape)) + torch.log(self._open01(shape)) / a
+
+    def _chisquare01(self, df, shape):
+        return 2.0 * self._gamma01(_half(df), shape)
+
+    def _poisson01(self, lam, shape):
+        return torch.poisson(_full(lam, shape, self._device).contiguous(), generator=self._g())
+
+    def _binomial01(self, n, p, shape):
+        return torch.binomial(_full(n, shape, self._device).contiguous(), _full(p, shape, self._device).contiguous(),
+                              generator=self._g())
+
+    # -------------------------------------------------------------- continuous
+    def uniform(self, low=0.0, high=1.0, size=None):
+        low, high = _param(low), _param(high)
+        _raise_if(_isinf(high - low), "Range exceeds valid bounds", OverflowError)
+        return wrap(low + (high - low) * self._uniform01(_shape(size, low, high)))
+
+    def normal(self, loc=0.0, scale=1.0, size=None):
+        loc, scale = _param(loc), _param(scale)
+        _nonnegative(scale, "scale")
+        return wrap(loc + scale * self._normal01(_shape(size, loc, scale)))
+
+    def exponential(self, scale=1.0, size=None):
+        scale = _param(scale)
+        _nonnegative(scale, "scale")
+        return wrap(scale * self._exponential01(_shape(size, scale)))
+
+    def gamma(self, shape, scale=1.0, size=None):
+        shape, scale = _param(shape), _param(scale)
+        _nonnegative(shape, "shape")
+        _nonnegative(scale, "scale")
+        return wrap(scale * self._gamma01(shape, _shape(size, shape, scale)))
+
+    def beta(self, a, b, size=None):
+        """Beta(a, b) = Ga / (Ga + Gb), computed from log-gammas (stable for tiny a, b)."""
+        a, b = _param(a), _param(b)
+        _positive(a, "a")
+        _positive(b, "b")
+        s = _shape(size, a, b)
+        return wrap(torch.sigmoid(self._log_gamma01(a, s) - self._log_gamma01(b, s)))
+
+    def chisquare(self, df, size=None):
+        df = _param(df)
+        _positive(df, "df")
+        return wrap(self._chisquare01(df, _shape(size, df)))
+
+    def noncentral_chisquare(self, df, nonc, size=None):
+        """A chi-square with ``df + 2 K`` degrees of freedom, K ~ Poisson(nonc / 2)."""
+        df, nonc = _param(df), _param(nonc)
+        _positive(df, "df")
+        _nonnegative(nonc, "nonc")
+        s = _shape(size, df, nonc)
+        return wrap(self._noncentral_chisquare(df, nonc, s))
+
+    def _noncentral_chisquare(self, df, nonc, s):
+        k = self._poisson01(_half(nonc), s)
+        return self._chisquare01(df + 2.0 * k, s)
+
+    def f(self, dfnum, dfden, size=None):
+        dfnum, dfden = _param(dfnum), _param(dfden)
+        _positive(dfnum, "dfnum")
+        _positive(dfden, "dfden")
+        s = _shape(size, dfnum, dfden)
+        return wrap((self._chisquare01(dfnum, s) * dfden) / (self._chisquare01(dfden, s) * dfnum))
+
+    def noncentral_f(self, dfnum, dfden, nonc, size=None):
+        dfnum, dfden, nonc = _param(dfnum), _param(dfden), _param(nonc)
+        _positive(dfnum, "dfnum")
+        _positive(dfden, "dfden")
+        _nonnegative(nonc, "nonc")
+        s = _shape(size, dfnum, dfden, nonc)
+        return wrap((self._noncentral_chisquare(dfnum, nonc, s) * dfden) / (self._chisquare01(dfden, s) * dfnum))
+
+    def standard_t(self, df, size=None):
+        df = _param(df)
+        _positive(df, "df")
+        s = _shape(size, df)
+        return wrap(self._normal01(s) / torch.sqrt(self._chisquare01(df, s) / df))
+
+    def standard_cauchy(self, size=None):
+        s = _shape(size)
+        return wrap(self._normal01(s) / self._normal01(s))
+
+    def lognormal(self, mean=0.0, sigma=1.0, size=None):
+        mean, sigma = _param(mean), _param(sigma)
+        _nonnegative(sigma, "sigma")
+        return wrap(torch.exp(mean + sigma * self._normal01(_shape(size, mean, sigma))))
+
+    def laplace(self, loc=0.0, scale=1.0, size=None):
+        loc, scale = _param(loc), _param(scale)
+        _nonnegative(scale, "scale")
+        u = self._open01(_shape(size, loc, scale))
+        return wrap(torch.where(u >= 0.5, loc - scale * torch.log(2.0 - 2.0 * u), loc + scale * torch.log(2.0 * u)))
+
+    def logistic(self, loc=0.0, scale=1.0, size=None):
+        loc, scale = _param(loc), _param(scale)
+        _nonnegative(scale, "scale")
+        u = self._open01(_shape(size, loc, scale))
+        return wrap(loc + scale * torch.log(u / (1.0 - u)))
+
+    def gumbel(self, loc=0.0, scale=1.0, size=None):
+        loc, scale = _param(loc), _param(scale)
+        _nonnegative(scale, "scale")
+        return wrap(loc - scale * torch.log(self._exponential01(_shape(size, loc, scale))))
+
+    def rayleigh(self, scale=1.0, size=None):
+        scale = _param(scale)
+        _nonnegative(scale, "scale")
+        return wrap(scale * torch.sqrt(2.0 * self._exponential01(_shape(size, scale))))
+
+    def weibull(self, a, size=None):
+        a = _param(a)
+        _nonnegative(a, "a")
+        e = self._exponential01(_shape(size, a))
+        return wrap(torch.where(_full(a, e.shape, e.device) == 0, torch.zeros_like(e), e ** (1.0 / _nz(a))))
+
+    def pareto(self, a, size=None):
+        a = _param(a)
+        _positive(a, "a")
+        return wrap(torch.expm1(self._exponential01(_shape(size, a)) / a))
+
+    def power(self, a, size=None):
+        a = _param(a)
+        _positive(a, "a")
+        return wrap((-torch.expm1(-self._exponential01(_shape(size, a)))) ** (1.0 / a))
+
+    def wald(self, mean, scale, size=None):
+        """Inverse Gaussian by Michael, Schucany & Haas (one normal and one uniform per sample)."""
+        mean, scale = _param(mean), _param(scale)
+        _positive(mean, "mean")
+        _positive(scale, "scale")
+        s = _shape(size, mean, scale)
+        y = mean * self._normal01(s) ** 2
+        x = mean + (mean / (2.0 * scale)) * (y - torch.sqrt(4.0 * scale * y + y * y))
+        return wrap(torch.where(self._uniform01(s) <= mean / (mean + x), x, mean * mean / x))
+
+    def triangular(self, left, mode, right, size=None):
+        left, mode, right = _param(left), _param(mode), _param(right)
+        _raise_if(left > mode, "left > mode")
+        _raise_if(mode > right, "mode > right")
+        _raise_if(left == right, "left == right")
+        u = self._uniform01(_shape(size, left, mode, right))
+        base = right - left
+        ratio = (mode - left) / base
+        lo = left + torch.sqrt(u * ((mode - left) * base))
+        hi = right - torch.sqrt((1.0 - u) * ((right - mode) * base))
+        return wrap(torch.where(u <= ratio, lo, hi))
+
+    def vonmises(self, mu, kappa, size=None):
+        """Best & Fisher's rejection sampler with a fixed number of proposals per sample (no data-dependent
+        loop); uniform for tiny ``kappa``, a wrapped normal for huge ``kappa``, as NumPy."""
+        mu, kappa = _param(mu), _param(kappa)
+        _nonnegative(kappa, "kappa")
+        s = _shape(size, mu, kappa)
+        k = _full(kappa, s, self._device)
+        r = 1.0 + torch.sqrt(1.0 + 4.0 * k * k)
+        rho = (r - torch.sqrt(2.0 * r)) / (2.0 * k)
+        sk = torch.where(k < 1e-5, 1.0 / k + k, (1.0 + rho * rho) / (2.0 * rho))
+        rounds = (_VONMISES_ROUNDS,) + tuple(s)
+        z = torch.cos(math.pi * self._uniform01(rounds))
+        w = (1.0 + sk * z) / (sk + z)
+        y = k * (sk - w)
+        v = self._open01(rounds)
+        ok = (y * (2.0 - y) - v >= 0) | (torch.log(y / v) + 1.0 - y >= 0)
+        first = torch.argmax(ok.to(torch.uint8), dim=0, keepdim=True)
+        angle = torch.acos(torch.gather(w, 0, first)[0].clamp(-1.0, 1.0))
+        angle = torch.where(self._uniform01(s) < 0.5, -angle, angle)
+        angle = torch.where(k > 1e6, torch.sqrt(1.0 / k) * self._normal01(s), angle)
+        angle = torch.where(k < 1e-8, math.pi * (2.0 * self._uniform01(s) - 1.0), angle)
+        return wrap(torch.remainder(angle + mu + math.pi, 2.0 * math.pi) - math.pi)
+
+    # -------------------------------------------------------------- discrete (int64)
+    def poisson(self, lam=1.0, size=None):
+        lam = _param(lam)
+        _raise_if(lam > _POISSON_LAM_MAX, "lam value too large")
+        _raise_if((lam < 0) | torch.isnan(lam) if isinstance(lam, torch.Tensor) else not lam >= 0,
+                  "lam < 0 or lam is NaN")
+        return wrap(self._poisson01(lam, _shape(size, lam)).to(torch.int64))
+
+    def binomial(self, n, p, size=None):
+        n, p = _integral(n), _param(p)
+        _raise_if(n < 0, "n < 0")
+        _probability(p, "p")
+        return wrap(self._binomial01(n, p, _shape(size, n, p)).to(torch.int64))
+
+    def negative_binomial(self, n, p, size=None):
+        """Poisson(Gamma(n, (1 - p) / p)): the number of failures before ``n`` successes."""
+        n, p = _param(n), _param(p)
+        _positive(n, "n")
+        _probability(p, "p", open_low=True)
+        s = _shape(size, n, p)
+        return wrap(self._poisson01(self._gamma01(n, s) * ((1.0 - p) / p), s).to(torch.int64))
+
+    def geometric(self, p, size=None):
+        """Trials to the first success, by inversion: ceil(log(1 - U) / log(1 - p)), at least 1."""
+        p = _param(p)
+        _probability(p, "p", open_low=True)
+        u = self._uniform01(_shape(size, p))
+        k = torch.ceil(torch.log1p(-u) / torch.log1p(-_full(p, u.shape, u.device)))
+        return wrap(k.clamp_(min=1.0).to(torch.int64))
+
+    def multinomial(self, n, pvals, size=None):
+        """Category counts by sequential conditional binomials (exact)."""
+        nt = _integral(n)
+        pv = _param(pvals)
+        if not isinstance(pv, torch.Tensor) or pv.ndim < 1:
+            raise ValueError("pvals must have at least 1 dimension")
+        _raise_if(nt < 0, "n < 0")
+        _raise_if((pv < 0) | (pv > 1) | torch.isnan(pv), "pvals < 0, pvals > 1 or pvals contains NaNs")
+        _raise_if(pv[..., :-1].sum(-1) > 1.0 + 1e-12, "sum(pvals[:-1]) > 1.0")
+        k = pv.shape[-1]
+        batch = _shape(size, nt, pv[..., 0])
+        left = _full(nt, batch, self._device).clone()
+        mass = torch.ones(batch, dtype=_F64, device=self._device)
+        counts = []
+        for i in range(k - 1):
+            pi = pv[..., i].expand(batch)
+            x = self._binomial01(left, (pi / mass).clamp(0.0, 1.0).nan_to_num(0.0), batch)
+            counts.append(x)
+            left = left - x
+            mass = mass - pi
+        counts.append(left)
+        return wrap(torch.stack(counts, dim=-1).to(torch.int64))
+
+    # -------------------------------------------------------------- multivariate
+    def multivariate_normal(self, mean, cov, size=None, check_valid="warn", tol=1e-8):
+        """``mean + z @ (sqrt(s) * vh)`` with ``cov = u diag(s) vh`` (SVD, as NumPy's default)."""
+        m, c = _param(mean), _param(cov)
+        m = m if isinstance(m, torch.Tensor) else torch.tensor(m, dtype=_F64)
+        c = c if isinstance(c, torch.Tensor) else torch.tensor(c, dtype=_F64)
+        if m.ndim != 1:
+            raise ValueError("mean must be 1 dimensional")
+        if c.ndim != 2 or c.shape[0] != c.shape[1]:
+            raise ValueError("cov must be 2 dimensional and square")
+        if m.shape[0] != c.shape[0]:
+            raise ValueError("mean and cov must have same length")
+        if check_valid not in ("warn", "raise", "ignore"):
+            raise ValueError("check_valid must equal 'warn', 'raise', or 'ignore'")
+        size = _size(size) or ()
+        _, s, vh = torch.linalg.svd(c)
+        if check_valid != "ignore" and not _tracing():  # a data-dependent check, eager only
+            if not torch.allclose((vh.T * s) @ vh, c, rtol=tol, atol=tol):
+                if check_valid == "raise":
+                    raise ValueError("covariance is not symmetric positive-semidefinite.")
+                warnings.warn("covariance is not symmetric positive-semidefinite.", RuntimeWarning, stacklevel=2)
+        z = self._normal01(tuple(size) + (m.shape[0],))
+        return wrap(m.to(self._device) + z @ (torch.sqrt(s)[:, None] * vh).to(self._device))
+
+    def dirichlet(self, alpha, size=None):
+        """Normalized gammas, computed as a softmax of log-gammas (stable for tiny alpha)."""
+        a = _param(alpha)
+        if not isinstance(a, torch.Tensor) or a.ndim != 1:
+            raise ValueError("alpha must be a one-dimensional array" if isinstance(a, torch.Tensor) and a.ndim
+                             else "object of too small depth for desired array")
+        self._check_alpha(a)
+        shape = tuple(_size(size) or ()) + (a.shape[0],)
+        return wrap(torch.softmax(self._log_gamma01(a, shape), dim=-1))
+
+    def _check_alpha(self, a):
+        _raise_if(a <= 0, "alpha <= 0")
+
+    # -------------------------------------------------------------- not modelled
+    def hypergeometric(self, ngood, nbad, nsample, size=None):
+        raise UnsupportedFeature("random hypergeometric sampling")
+
+    def zipf(self, a, size=None):
+        raise UnsupportedFeature("random zipf sampling")
+
+    def logseries(self, p, size=None):
+        raise UnsupportedFeature("random logseries sampling")
+
+    # -------------------------------------------------------------- shared helpers for the integer/choice APIs
+    def _integers(self, low, high, size, dtype, endpoint, name):
+        """Uniform integers in [low, high) (or [low, high] with ``endpoint``), in ``dtype``."""
+        d = _dtypes.to_dtype(dtype)
+        if d.kind not in "biu":
+            raise TypeError(f"Unsupported dtype {d!r} for {name}")
+        if high is None:
+            low, high = 0, low
+        bound_lo, bound_hi = (0, 1) if d.kind == "b" else (_np.iinfo(d).min, _np.iinfo(d).max)
+        lo, hi = _integral(low), _integral(high)
+        top = hi if endpoint else hi - 1
+        _raise_if(lo < bound_lo, f"low is out of bounds for {d}")
+        _raise_if(top > bound_hi, f"high is out of bounds for {d}")
+        _raise_if(lo > top, "low > high" if endpoint else "low >= high")
+        shape = _shape(size, lo, hi)
+        if not isinstance(lo, torch.Tensor) and not isinstance(hi, torch.Tensor):
+            if top + 1 > 2**63 - 1:
+                raise UnsupportedFeature("random integers above 2**63 - 2")
+            r = torch.randint(builtins.int(lo), builtins.int(top) + 1, shape, generator=self._g(),
+                              dtype=torch.int64, device=self._device)
+        else:  # per-element bounds: a 62-bit draw reduced modulo each span (bias below span / 2**62)
+            lo_t, top_t = (_full(x, shape, self._device, torch.int64) for x in (lo, top))
+            raw = torch.randint(0, 2**62, shape, generator=self._g(), dtype=torch.int64, device=self._device)
+            r = lo_t + torch.remainder(raw, top_t - lo_t + 1)
+        return wrap(r.to(_dtypes.to_torch(d)))
+
+    def _choice(self, a, size, replace, p, axis, legacy):
+        pop = as_tensor(a)
+        if pop.ndim == 0:
+            n = operator.index(a)
+            pop = None
+        else:
+            if legacy and pop.ndim != 1:
+                raise ValueError("a must be 1-dimensional")
+            axis = normalize_axis_index(axis, pop.ndim)
+            n = pop.shape[axis]
+        shape = _size(size)
+        count = 1 if shape is None else math.prod(shape)
+        if n <= 0 and count > 0:
+            raise ValueError("a must be a positive integer unless no samples are taken" if pop is None or not legacy
+                             else "'a' cannot be empty unless no samples are taken")
+        if not replace and count > n:
+            raise ValueError("Cannot take a larger sample than population when replace is False")
+        idx = self._choice_indices(n, count, replace, p)
+        idx = idx.reshape(() if shape is None else shape)
+        if pop is None:
+            return wrap(idx)
+        picked = torch.index_select(pop, axis, idx.reshape(-1))
+        return wrap(picked.reshape(pop.shape[:axis] + tuple(idx.shape) + pop.shape[axis + 1:]))
+
+    def _choice_indices(self, n, count, replace, p):
+        if p is None:
+            if replace:
+                return torch.randint(0, builtins.max(n, 1), (count,), generator=self._g(), device=self._device)
+            return torch.randperm(n, generator=self._g(), device=self._device)[:count]
+        pt = _param(p)
+        if not isinstance(pt, torch.Tensor) or pt.ndim != 1:
+            raise ValueError("'p' must be 1-dimensional")
+        if pt.shape[0] != n:
+            raise ValueError("'a' and 'p' must have same size")
+        _raise_if(torch.isnan(pt), "probabilities contain NaN")
+        _raise_if(pt < 0, "probabilities are not non-negative")
+        _raise_if((pt.sum() - 1.0).abs() > math.sqrt(torch.finfo(_F64).eps), "probabilities do not sum to 1")
+        if not replace:
+            _raise_if((pt > 0).sum() < count, "Fewer non-zero entries in p than size")
+        if count == 0:
+            return torch.zeros(0, dtype=torch.int64, device=self._device)
+        return torch.multinomial(pt.to(self._device), count, replacement=replace, generator=self._g())
+
+    def _permutation(self, x, axis):
+        if isinstance(x, (builtins.int, _np.integer)) or (isinstance(x, ndarray) and x.ndim == 0
+                                                          and x.dtype.kind in "iu"):  # a NumPy integer scalar
+            return wrap(torch.randperm(operator.index(x), generator=self._g(), device=self._device))
+        t = as_tensor(x)
+        if t.ndim == 0:
+            raise IndexError("x must be an integer or at least 1-dimensional")
+        axis = normalize_axis_index(axis, t.ndim)
+        perm = torch.randperm(t.shape[axis], generator=self._g(), device=t.device)
+        return wrap(torch.index_select(t, axis, perm))
+
+    def _shuffle(self, x, axis):
+        """Shuffle ``x`` in place along ``axis`` (our arrays, or Python lists)."""
+        if isinstance(x, list):
+            order = torch.randperm(len(x), generator=self._g()).tolist()
+            x[:] = [x[i] for i in order]
+            return None
+        if not isinstance(x, ndarray):
+            raise TypeError("x must be a numpy array or a mutable sequence")
+        if x.ndim == 0:
+            raise TypeError("len() of unsized object")
+        if not x._writeable:
+            raise ValueError("array is read-only")
+        axis = normalize_axis_index(axis, x.ndim)
+        perm = torch.randperm(x.shape[axis], generator=self._g(), device=x.tensor.device)
+        x.tensor.copy_(torch.index_select(x.tensor, axis, perm))
+        return None
+
+
+def _isinf(x):
+    return torch.isinf(x) if isinstance(x, torch.Tensor) else math.isinf(x)
+
+
+def _half(x):
+    return x * 0.5
+
+
+def _nz(a):
+    """``a`` with zeros replaced by 1 (their results are overwritten)."""
+    return torch.where(a == 0, torch.ones_like(a), a) if isinstance(a, torch.Tensor) else (a or 1.0)
+
+
+def _integral(x):
+    """An integer parameter: a Python int, or an int64 tensor (floats truncate, as NumPy's casts)."""
+    if type(x) is builtins.int:
+        return x
+    if type(x) is builtins.float:
+        return builtins.int(x)
+    t = as_tensor(x)
+    if t.ndim == 0 and not _tracing():
+        return builtins.int(t.item())
+    return t.to(torch.int64)
+
+
+# ------------------------------------------------------------------------------ RandomState (legacy)
+
+
+class RandomState(_Sampler):
+    """NumPy's legacy generator.  ``RandomState(seed)`` owns a seeded ``torch.Generator`` (``device=`` picks
+    where it draws); streams differ from NumPy's Mersenne Twister (see the module docstring)."""
+
+    def __init__(self, seed=None, *, device=None):
+        self._device = torch.device(device if device is not None else "cpu")
+        self._gen = _new_generator(seed, True, self._device)
+
+    def seed(self, seed=None):
+        self._gen = _new_generator(seed, True, self._device)
+
+    def get_state(self, legacy=True):
+        """The torch generator state, as ``("npcompile-torch", state)``; NumPy's MT19937 tuple is not modelled."""
+        return ("npcompile-torch", (self._gen or torch.default_generator).get_state())
+
+    def set_state(self, state):
+        if not (isinstance(state, tuple) and len(state) == 2 and state[0] == "npcompile-torch"):
+            raise UnsupportedFeature("set_state with a NumPy bit-generator state")
+        if self._gen is None:
+            self._gen = torch.Generator(device=self._device)
+        self._gen.set_state(state[1])
+
+    def random_sample(self, size=None):
+        return wrap(self._uniform01(_shape(size)))
+
+    def random(self, size=None):
+        return self.random_sample(size)
+
+    def rand(self, *args):
+        return wrap(self._uniform01(_shape(args)))
+
+    def randn(self, *args):
+        return wrap(self._normal01(_shape(args)))
+
+    def standard_normal(self, size=None):
+        return wrap(self._normal01(_shape(size)))
+
+    def standard_exponential(self, size=None):
+        return wrap(self._exponential01(_shape(size)))
+
+    def standard_gamma(self, shape, size=None):
+        shape = _param(shape)
+        _nonnegative(shape, "shape")
+        return wrap(self._gamma01(shape, _shape(size, shape)))
+
+    def randint(self, low, high=None, size=None, dtype=int):
+        if high is None and not isinstance(low, torch.Tensor):
+            _raise_if(_integral(low) <= 0, "high <= 0")
+        return self._integers(low, high, size, dtype, False, "randint")
+
+    def random_integers(self, low, high=None, size=None):
+        warnings.warn("This function is deprecated. Please call randint instead", DeprecationWarning, stacklevel=2)
+        if high is None:
+            low, high = 1, low
+        return self._integers(low, high, size, _INT64, True, "random_integers")
+
+    def tomaxint(self, size=None):
+        return self._integers(0, 2**63 - 2, size, _INT64, True, "tomaxint")
+
+    def bytes(self, length):
+        t = torch.randint(0, 256, (operator.index(length),), generator=self._g(), dtype=torch.uint8)
+        return t.numpy().tobytes()
+
+    def choice(self, a, size=None, replace=True, p=None):
+        return self._choice(a, size, replace, p, 0, legacy=True)
+
+    def permutation(self, x):
+        return self._permutation(x, 0)
+
+    def shuffle(self, x):
+        return self._shuffle(x, 0)
+
+
+class _ModuleState(RandomState):
+    """The state behind the module functions: torch's global generator until ``seed(s)``."""
+
+    def __init__(self):
+        self._gen = None
+
+    def seed(self, seed=None):
+        self._gen = None if seed is None else _new_generator(seed, True, self._device)
+
+
+# ------------------------------------------------------------------------------ Generator
+
+
+class Generator(_Sampler):
+    """NumPy's ``Generator`` API on a ``torch.Generator`` (build it with ``default_rng``)."""
+
+    def __init__(self, bit_generator=None):
+        if not isinstance(bit_generator, torch.Generator):
+            raise UnsupportedFeature("Generator(bit_generator): NumPy bit generators (use default_rng)")
+        self._gen = bit_generator
+        self._device = bit_generator.device
+
+    def __repr__(self):
+        return f"Generator(torch.Generator on {self._device})"
+
+    @property
+    def bit_generator(self):
+        raise UnsupportedFeature("Generator.bit_generator (draws come from a torch.Generator)")
+
+    def spawn(self, n_children):
+        raise UnsupportedFeature("Generator.spawn")
+
+    def random(self, size=None, dtype=_np.float64, out=None):
+        d = _float_dtype(dtype, "random")
+        return _into(out, size, d, lambda s: self._uniform01(s, _dtypes.to_torch(d)))
+
+    def standard_normal(self, size=None, dtype=_np.float64, out=None):
+        d = _float_dtype(dtype, "standard_normal")
+        return _into(out, size, d, lambda s: self._normal01(s, _dtypes.to_torch(d)))
+
+    def standard_exponential(self, size=None, dtype=_np.float64, method="zig", out=None):
+        if method not in ("zig", "inv"):
+            raise ValueError(f"{method} is not a valid method (zig or inv)")
+        d = _float_dtype(dtype, "standard_exponential")
+        return _into(out, size, d, lambda s: self._exponential01(s).to(_dtypes.to_torch(d)))
+
+    def standard_gamma(self, shape, size=None, dtype=_np.float64, out=None):
+        d = _float_dtype(dtype, "standard_gamma")
+        shape = _param(shape)
+        _nonnegative(shape, "shape")
+        if out is not None and size is None:
+            size = check_out(out).shape
+        return _into(out, size, d, lambda s: self._gamma01(shape, _shape(s, shape)).to(_dtypes.to_torch(d)))
+
+    def integers(self, low, high=None, size=None, dtype=_np.int64, endpoint=False):
+        return self._integers(low, high, size, dtype, endpoint, "integers")
+
+    def bytes(self, length):
+        t = torch.randint(0, 256, (operator.index(length),), generator=self._g(), dtype=torch.uint8)
+        return t.numpy().tobytes()
+
+    def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True):
+        """``shuffle=False`` is accepted; samples without replacement come in random order regardless."""
+        return self._choice(a, size, replace, p, axis, legacy=False)
+
+    def permutation(self, x, axis=0):
+        return self._permutation(x, axis)
+
+    def shuffle(self, x, axis=0):
+        return self._shuffle(x, axis)
+
+    def permuted(self, x, *, axis=None, out=None):
+        """Shuffle every slice along ``axis`` independently (random sort keys), into a new array or ``out``."""
+        t = as_tensor(x)
+        if axis is None:
+            flat = t.reshape(-1)
+            r = flat[torch.randperm(flat.shape[0], generator=self._g(), device=t.device)].reshape(t.shape)
+        else:
+            axis = normalize_axis_index(axis, t.ndim)
+            keys = torch.rand(t.shape, generator=self._g(), device=t.device)
+            r = torch.gather(t, axis, torch.argsort(keys, dim=axis))
+        if out is None:
+            return wrap(r)
+        out = check_out(out)
+        if out.shape != tuple(t.shape):
+            raise ValueError("out must have the same shape as x")
+        out.tensor.copy_(r)
+        return out
+
+    def multivariate_normal(self, mean, cov, size=None, check_valid="warn", tol=1e-8, *, method="svd"):
+        if method not in ("svd", "eigh", "cholesky"):
+            raise ValueError("method must be one of {'eigh', 'svd', 'cholesky'}")
+        return super().multivariate_normal(mean, cov, size, check_valid, tol)
+
+    def _check_alpha(self, a):
+        _raise_if((a < 0) | torch.isnan(a), "alpha < 0 or alpha contains a NaN")
+
+    def multivariate_hypergeometric(self, colors, nsample, size=None, method="marginals"):
+        raise UnsupportedFeature("random multivariate_hypergeometric sampling")
+
+
+def _float_dtype(dtype, name):
+    d = _dtypes.to_dtype(dtype)
+    if d not in _FLOATS:
+        raise TypeError(f"Unsupported dtype {d!r} for {name}")
+    return d
+
+
+def _into(out, size, d, draw):
+    """Draw a ``size`` sample of dtype ``d`` with ``draw(shape)``, or fill ``out`` (which fixes the shape)."""
+    if out is None:
+        return wrap(draw(_shape(size)))
+    out = check_out(out)
+    if out.dtype != d:
+        raise TypeError(f"Supplied output array has the wrong type. Expected {d}, got {out.dtype}")
+    if size is not None and tuple(_size(size)) != out.shape:
+        raise ValueError("size must match out.shape when used together")
+    out.tensor.copy_(draw(out.shape))
+    return out
+
+
+def default_rng(seed=None, *, device=None):
+    """A ``Generator`` on a ``torch.Generator`` seeded from ``seed`` (int, sequence of ints, None for fresh
+    entropy, or a Generator, returned as is).  ``device=`` picks the torch device it draws on."""
+    if isinstance(seed, Generator):
+        return seed
+    if isinstance(seed, (_np.random.Generator, _np.random.BitGenerator, _np.random.SeedSequence)):
+        raise UnsupportedFeature("default_rng with a NumPy Generator, BitGenerator or SeedSequence")
+    return Generator(_new_generator(seed, False, device))
+
+
+def _not_modelled(name):
+    def f(*args, **kwargs):
+        raise UnsupportedFeature(f"numpy.random.{name}")
+    f.__name__ = f.__qualname__ = name
+    return f
+
+
+BitGenerator, SeedSequence, MT19937, PCG64, PCG64DXSM, Philox, SFC64 = (_not_modelled(n) for n in (
+    "BitGenerator", "SeedSequence", "MT19937", "PCG64", "PCG64DXSM", "Philox", "SFC64"))
+
+# ------------------------------------------------------------------------------ the legacy module functions
+
+_state = _ModuleState()
+seed = _state.seed
+get_state = _state.get_state
+set_state = _state.set_state
+random_sample = random = ranf = sample = _state.random_sample
+rand, randn, randint, random_integers = _state.rand, _state.randn, _state.randint, _state.random_integers
+bytes, choice, permutation, shuffle = _state.bytes, _state.choice, _state.permutation, _state.shuffle
+uniform, normal, standard_normal = _state.uniform, _state.normal, _state.standard_normal
+exponential, standard_exponential = _state.exponential, _state.standard_exponential
+gamma, standard_gamma, beta = _state.gamma, _state.standard_gamma, _state.beta
+chisquare, noncentral_chisquare, f, noncentral_f = _state.chisquare, _state.noncentral_chisquare, _state.f, \
+    _state.noncentral_f
+standard_t, standard_cauchy, lognormal = _state.standard_t, _state.standard_cauchy, _state.lognormal
+laplace, logistic, gumbel, rayleigh = _state.laplace, _state.logistic, _state.gumbel, _state.rayleigh
+weibull, pareto, power, wald = _state.weibull, _state.pareto, _state.power, _state.wald
+triangular, vonmises = _state.triangular, _state.vonmises
+poisson, binomial, negative_binomial, geometric = _state.poisson, _state.binomial, _state.negative_binomial, \
+    _state.geometric
+multinomial, multivariate_normal, dirichlet = _state.multinomial, _state.multivariate_normal, _state.dirichlet
+hypergeometric, zipf, logseries = _state.hypergeometric, _state.zipf, _state.logseries
