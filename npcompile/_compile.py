@@ -95,7 +95,7 @@ def _pack(x):
         d = x.dtype
         k = d.kind
         if ((k in "biu" or (k == "f" and d.itemsize <= 8) or (k == "c" and d.itemsize <= 16)) and d.isnative
-                and min(x.strides, default=0) >= 0):
+                and all(s >= 0 for s in x.strides)):
             return torch.from_numpy(x)
         return x
     if isinstance(x, torch.Tensor):
@@ -270,6 +270,10 @@ def _dynamo_config_patch(fullgraph: bool):
         "suppress_errors": bool(config.suppress_errors) and not fullgraph,
         "capture_dynamic_output_shape_ops": bool(config.capture_dynamic_output_shape_ops),
     }
+    if hasattr(dc, "nested_graph_breaks"):
+        # A graph break inside a called function resumes in place instead of splitting at the outermost call
+        # (our entry function always calls the user's function, so this matters for every break).
+        patches["nested_graph_breaks"] = bool(config.nested_graph_breaks)
     if hasattr(dc, "recompile_limit"):
         patches["recompile_limit"] = int(config.recompile_limit)
     else:  # pragma: no cover - older name
@@ -510,7 +514,9 @@ def explain(fn: Callable, *, backend: str | Callable = "eager"):
         finally:
             state._recorder = None
         rec.result = result
-        return rec.report(getattr(fn, "__qualname__", repr(fn)))
+        report = rec.report(getattr(fn, "__qualname__", repr(fn)))
+        report.compiled = compiled  # the compiled function, warm: call it again without recompiling
+        return report
 
     return run
 

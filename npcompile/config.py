@@ -21,3 +21,7 @@ recompile_limit = 16
 # Never crash on an internal compiler error: run the affected frame in real NumPy instead (ignored with
 # ``fullgraph=True``, which raises).
 suppress_errors = True
+
+# Let a graph break inside a nested call resume inside that call (TorchDynamo's ``nested_graph_breaks``):
+# fewer, larger graphs around breaks.  Ignored on torch releases without it.
+nested_graph_breaks = True

@@ -235,6 +235,7 @@ class ExplainReport:
     graphs: list
     events: list
     result: Any = None
+    compiled: Any = None
 
     @property
     def graph_count(self) -> int:
