@@ -172,7 +172,7 @@ def _mean_tensor(t, axes, mask, acc):
 def mean(a, axis=None, dtype=None, out=None, keepdims=_NoValue, *, where=_NoValue):
     """Arithmetic mean; integers and bools give float64, float16 accumulates in float32."""
     t = as_tensor(a)
-    axes = reduction_axes(axis, t.ndim)
+    axes = reduction_axes(axis, t.ndim, ufunc_like=False)
     acc, res = _mean_dtypes(_dtypes.from_torch(t.dtype), dtype)
     r = _mean_tensor(t, axes, where_mask(where, t.shape), acc)
     return finish(r.to(_dtypes.to_torch(res)), axes, _kd(keepdims), out, "add")
@@ -204,13 +204,15 @@ def _var_tensor(t, axes, mask, acc, ddof, mean_, nan_dof):
         if dof <= 0:
             warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=4)
         r = s / builtins.max(dof, 0)
-    return torch.where(dof > 0, r, torch.nan) if nan_dof else r
+    if not nan_dof:
+        return r
+    return torch.where(dof > 0, r, torch.nan) if isinstance(dof, torch.Tensor) else r if dof > 0 else r * torch.nan
 
 
 def _var(a, axis, dtype, out, ddof, keepdims, where, mean_, correction, root, nan=False):
     t = as_tensor(a)
-    axes = reduction_axes(axis, t.ndim)
     in_dtype = _dtypes.from_torch(t.dtype)
+    axes = reduction_axes(axis, t.ndim, ufunc_like=nan and in_dtype.kind in "fc")
     acc, res = _mean_dtypes(in_dtype, dtype)
     if dtype is None and in_dtype.kind == "c":
         res = _np.dtype(in_dtype.char.lower())  # the variance of complex numbers is real
@@ -241,10 +243,12 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=_NoValue):
     """Weighted mean; raises ZeroDivisionError where the weights of a slice sum to zero (checked eagerly)."""
     t = as_tensor(a)
     keep = _kd(keepdims)
-    axes = reduction_axes(axis, t.ndim)
+    axes = reduction_axes(axis, t.ndim, ufunc_like=False)
     if weights is None:
         avg = mean(wrap(t), axis, keepdims=keep)
-        scl = torch.full(avg.shape, math.prod(t.shape[d] for d in axes), dtype=avg.tensor.dtype, device=t.device)
+        if avg.size == 0:  # NumPy divides a.size by avg.size in Python
+            raise ZeroDivisionError("division by zero")
+        scl = torch.full(avg.shape, t.numel() / avg.size, dtype=avg.tensor.dtype, device=t.device)
         return (avg, wrap(scl)) if returned else avg
     w = _weights_like(t, as_tensor(weights), axis)
     in_dt = _dtypes.from_torch(t.dtype)

@@ -50,7 +50,7 @@ def _sort_last(x):
 def _prepare(a, axis):
     """(sorted values with the reduced axes flattened last, normalized axes, input shape)."""
     t = as_tensor(a)
-    axes = reduction_axes(axis, t.ndim)
+    axes = reduction_axes(axis, t.ndim, ufunc_like=False)
     x = _flat(t, axes) if axes else t.unsqueeze(-1)
     if x.dtype in (torch.uint16, torch.uint32, torch.uint64):
         if x.dtype == torch.uint64:
@@ -224,7 +224,7 @@ def _weighted_inverted_cdf(t, qf, axis, weights, nan):
     w = w.expand(t.shape)
     if _eager(w) and bool((w < 0).any()):  # data check, eager only
         raise ValueError("Weights must be non-negative.")
-    axes = reduction_axes(axis, t.ndim)
+    axes = reduction_axes(axis, t.ndim, ufunc_like=False)
     x = _flat(t, axes) if axes else t.unsqueeze(-1)
     wf = (_flat(w, axes) if axes else w.unsqueeze(-1)).to(torch.float64)
     if nan and x.is_floating_point():

@@ -12,9 +12,11 @@ from __future__ import annotations
 import functools
 import math
 import operator
+import warnings
 
 import numpy as _np
 import torch
+from numpy.exceptions import ComplexWarning
 
 from .._errors import UnsupportedFeature
 from . import _dtypes
@@ -35,13 +37,14 @@ _IDEMPOTENT = frozenset({"maximum", "minimum", "fmax", "fmin", "logical_and", "l
 # ---------------------------------------------------------------- shared pieces of every reduction
 
 
-def reduction_axes(axis, ndim: int) -> tuple:
-    """NumPy's reduction ``axis``: None (all), an int or a tuple; a 0-D array also accepts the int 0 or -1."""
+def reduction_axes(axis, ndim: int, ufunc_like=True) -> tuple:
+    """NumPy's reduction ``axis``: None (all), an int or a tuple.  Ufunc reductions (not mean, var, median...)
+    also accept the int 0 or -1 for a 0-D array."""
     if axis is None:
         return tuple(range(ndim))
     if type(axis) is tuple:
         return normalize_axis_tuple(axis, ndim)
-    if ndim == 0 and operator.index(axis) in (0, -1):
+    if ufunc_like and ndim == 0 and operator.index(axis) in (0, -1):
         return ()
     return (normalize_axis_index(axis, ndim),)
 
@@ -84,6 +87,18 @@ def to_out(r: torch.Tensor, out: ndarray, name: str):
         raise ValueError(f"non-broadcastable output operand with shape {out.shape} doesn't match the broadcast "
                          f"shape {tuple(r.shape)}")
     return copy_to_out(r, out, "unsafe", name)
+
+
+def cast(t: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
+    """``t`` in ``dtype``, unsafely as NumPy's reductions cast their input (complex to real warns)."""
+    if t.dtype == dtype:
+        return t
+    if t.is_complex() and dtype == torch.bool:
+        return t != 0
+    if t.is_complex() and not dtype.is_complex:
+        warnings.warn("Casting complex values to real discards the imaginary part", ComplexWarning, stacklevel=4)
+        t = t.real
+    return t.to(dtype)
 
 
 def _check_method(uf, method):
@@ -143,7 +158,7 @@ def _order(f):
 def _flat(x, axes):
     """``x`` with ``axes`` moved last and flattened into one."""
     kept = [d for d in range(x.ndim) if d not in axes]
-    return x.permute(kept + list(axes)).reshape([x.shape[d] for d in kept] + [-1])
+    return x.permute(kept + list(axes)).reshape([x.shape[d] for d in kept] + [math.prod(x.shape[d] for d in axes)])
 
 
 def _keep_shape(shape, axes):
@@ -219,7 +234,7 @@ def reduce_tensor(uf, t, axes, loop, mask=None, initial=_NoValue):
     name, acc = uf.__name__, _dtypes.to_torch(loop[0])
     if len(axes) > 1 and name not in _REORDERABLE:
         raise ValueError(f"reduction operation '{name}' is not reorderable, so at most one axis may be specified")
-    x = t if t.dtype == acc else t.to(acc)
+    x = cast(t, acc)
     init = None if initial is _NoValue or initial is None else _scalar_initial(initial, loop[0], t.device)
     identity = None if uf.identity is None else torch.tensor(uf.identity, device=t.device).to(acc)  # wraps -1
     if mask is not None and identity is None and init is None:
@@ -229,9 +244,9 @@ def reduce_tensor(uf, t, axes, loop, mask=None, initial=_NoValue):
     shape = _keep_shape(t.shape, axes)
     if n == 0:
         start = init if init is not None else identity
-        if start is None and math.prod(shape):
+        if start is None:
             raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
-        return x.new_empty(shape) if start is None else start.expand(shape).clone()
+        return start.expand(shape).clone()
     if not axes:  # each element reduces alone: initial op x, or what a masked-out element leaves
         r = x.clone() if init is None else uf._run([init, x], loop)
         return r if mask is None else torch.where(mask, r, init if init is not None else identity)
@@ -294,10 +309,12 @@ _FAST_SCAN = {
 
 def accumulate_tensor(uf, t, axis, loop):
     """``uf.accumulate`` of ``t`` along one normalized ``axis`` in NumPy loop ``loop``."""
-    x = t.to(_dtypes.to_torch(loop[0]))
+    x = cast(t, _dtypes.to_torch(loop[0]))
     name = uf.__name__
     if x.shape[axis] == 0:
         return x.clone()
+    if x.dtype == torch.float16 and name in ("add", "multiply"):
+        return _sequential_scan(uf, loop)(x, axis)  # NumPy rounds each partial result to float16
     if name in _FAST_SCAN and not (x.is_complex() and name in ("maximum", "minimum")):
         return _FAST_SCAN[name](x, axis)
     r = (_hillis_steele if name in _REORDERABLE else _sequential_scan)(uf, loop)(x, axis)

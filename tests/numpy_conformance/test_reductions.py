@@ -1,0 +1,234 @@
+"""Differential tests of the reductions (sum ... nancumprod) against NumPy."""
+
+import warnings
+
+import numpy
+import pytest
+from hypothesis import given, strategies as st
+
+import npcompile._numpy as shim
+from tests.numpy_conformance.harness import assert_matches
+from tests.numpy_conformance.strategies import (
+    ALL, BOOL, COMPLEX, FLOAT, INTEGER, REAL, arrays, axes, dtypes, shapes,
+)
+
+pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
+
+SMALL = shapes(max_dims=3, max_side=4)
+
+
+def tol(a, scale=1.0):
+    """Absolute tolerance for sums over ``a``: rounding grows with the magnitudes summed, not the result."""
+    if a.dtype.kind not in "fc":
+        return {}
+    mag = float(numpy.nansum(numpy.abs(a[numpy.isfinite(a)].astype(numpy.complex128)))) if a.size else 0.0
+    eps = numpy.finfo(a.dtype).eps
+    return {"atol": 8 * eps * (mag + 1) * scale, "rtol": 4 * eps * scale + 1e-12}
+
+
+@st.composite
+def array_and_axis(draw, kinds=ALL, finite=False, shape=SMALL):
+    a = draw(arrays(dtypes(kinds), shape, finite=finite))
+    return a, draw(axes(a.ndim))
+
+
+@given(array_and_axis(), st.booleans(), st.sampled_from([None, "int64", "float32", "complex128"]))
+def test_sum(aa, keepdims, dtype):
+    a, axis = aa
+    assert_matches(lambda xp, a: xp.sum(a, axis=axis, keepdims=keepdims, dtype=dtype), a, **tol(a))
+
+
+@given(array_and_axis(finite=True), st.sampled_from([None, "int8", "uint64", "float64"]))
+def test_prod(aa, dtype):
+    a, axis = aa
+    assert_matches(lambda xp, a: xp.prod(a, axis=axis, dtype=dtype), a, rtol=1e-2 if a.dtype == "f2" else 1e-4)
+
+
+@given(array_and_axis(), st.booleans())
+def test_max_min(aa, keepdims):
+    a, axis = aa
+    for f in ("max", "min", "amax", "amin"):
+        assert_matches(lambda xp, a: getattr(xp, f)(a, axis=axis, keepdims=keepdims), a)
+
+
+@given(array_and_axis(REAL, finite=True), st.integers(-3, 3), st.booleans())
+def test_max_initial_where(aa, initial, use_where):
+    a, axis = aa
+    where = (a > 0) if use_where else True
+    assert_matches(lambda xp, a, w: xp.max(a, axis=axis, initial=initial, where=w), a, where)
+    assert_matches(lambda xp, a, w: xp.sum(a, axis=axis, initial=initial, where=w), a, where, **tol(a, 4))
+
+
+@given(array_and_axis(), st.booleans())
+def test_all_any(aa, keepdims):
+    a, axis = aa
+    assert_matches(lambda xp, a: xp.all(a, axis=axis, keepdims=keepdims), a)
+    assert_matches(lambda xp, a: xp.any(a, axis=axis, keepdims=keepdims), a)
+
+
+@given(array_and_axis(INTEGER + FLOAT, finite=True))
+def test_ptp_count_nonzero(aa):
+    a, axis = aa
+    assert_matches(lambda xp, a: xp.ptp(a, axis=axis), a)
+    assert_matches(lambda xp, a: xp.count_nonzero(a, axis=axis), a)
+    assert_matches(lambda xp, a: xp.count_nonzero(a, axis=axis, keepdims=True), a)
+
+
+@given(array_and_axis(finite=True), st.sampled_from([None, "float32", "float64", "complex128"]))
+def test_mean(aa, dtype):
+    a, axis = aa
+    assert_matches(lambda xp, a: xp.mean(a, axis=axis, dtype=dtype), a, **tol(a, 2))
+
+
+@given(array_and_axis(INTEGER + FLOAT + COMPLEX, finite=True, shape=shapes(max_dims=3, max_side=4)),
+       st.integers(0, 2), st.booleans())
+def test_var_std(aa, ddof, keepdims):
+    a, axis = aa
+    a = a / 64 if a.dtype.kind in "fc" else a  # keep squares representable in float16
+    r = {"rtol": 3e-2, "atol": 3e-2} if a.dtype in ("f2",) else {"rtol": 1e-4, "atol": 1e-3}
+    assert_matches(lambda xp, a: xp.var(a, axis=axis, ddof=ddof, keepdims=keepdims), a, **r)
+    assert_matches(lambda xp, a: xp.std(a, axis=axis, correction=ddof), a, **r)
+
+
+@given(array_and_axis(FLOAT, finite=True))
+def test_mean_var_where(aa):
+    a, axis = aa
+    w = a > 0
+    assert_matches(lambda xp, a, w: xp.mean(a, axis=axis, where=w), a, w, rtol=2e-3, atol=2e-3)
+    assert_matches(lambda xp, a, w: xp.var(a / 64, axis=axis, where=w), a, w, rtol=3e-2, atol=3e-2)
+
+
+def test_var_mean_keyword_and_errors():
+    a = numpy.arange(12.0).reshape(3, 4)
+    assert_matches(lambda xp, a: xp.var(a, axis=1, mean=xp.mean(a, axis=1, keepdims=True)), a)
+    assert_matches(lambda xp, a: xp.std(a, axis=1, mean=xp.mean(a, axis=1, keepdims=True), keepdims=True), a)
+    assert_matches(lambda xp, a: xp.var(a, ddof=1, correction=1), a)
+    assert_matches(lambda xp, a: xp.var(a, ddof=20), a)
+    assert_matches(lambda xp, a: xp.var(a, dtype=numpy.int64), a.astype(int))
+    assert_matches(lambda xp, a: xp.mean(a, dtype=int), a + 0.5)
+    assert_matches(lambda xp, a: xp.mean(a), numpy.zeros((0, 3)))
+    assert_matches(lambda xp, a: xp.mean(a, axis=0), numpy.zeros((0, 3)))
+
+
+@given(arrays(dtypes(ALL), SMALL, finite=True), st.sampled_from([None, "int64", "float64"]))
+def test_cumsum_cumprod(a, dtype):
+    axis = None if a.ndim == 0 else a.ndim - 1
+    assert_matches(lambda xp, a: xp.cumsum(a, dtype=dtype), a, **tol(a, 2))
+    assert_matches(lambda xp, a: xp.cumsum(a, axis=axis), a, **tol(a, 2))
+    assert_matches(lambda xp, a: xp.cumprod(a, axis=axis), a, rtol=1e-2 if a.dtype.kind in "fc" else None)
+
+
+@given(arrays(dtypes(REAL), SMALL, finite=True), st.booleans())
+def test_cumulative(a, include_initial):
+    axis = None if a.ndim <= 1 else 0
+    assert_matches(lambda xp, a: xp.cumulative_sum(a, axis=axis, include_initial=include_initial), a, **tol(a, 2))
+    assert_matches(lambda xp, a: xp.cumulative_prod(a, axis=axis, include_initial=include_initial), a,
+                   rtol=1e-2 if a.dtype.kind in "fc" else None)
+    assert_matches(lambda xp, a: xp.cumulative_sum(a), a, **tol(a, 2))  # ValueError beyond 1-D
+
+
+@given(array_and_axis(INTEGER + FLOAT, finite=True), st.booleans(), st.booleans())
+def test_average(aa, weighted, keepdims):
+    a, axis = aa
+    w = numpy.arange(1, a.size + 1, dtype=numpy.float64).reshape(a.shape) if weighted else None
+    assert_matches(lambda xp, a: xp.average(a, axis=axis, weights=w, returned=True, keepdims=keepdims), a,
+                   rtol=2e-3, atol=2e-3)
+
+
+def test_average_errors():
+    a = numpy.arange(6.0).reshape(2, 3)
+    assert_matches(lambda xp, a: xp.average(a, axis=1, weights=[1, 2, 3]), a)
+    assert_matches(lambda xp, a: xp.average(a, weights=[1, 2, 3]), a)  # TypeError: axis required
+    assert_matches(lambda xp, a: xp.average(a, axis=0, weights=[1, 2, 3]), a)  # ValueError
+    assert_matches(lambda xp, a: xp.average(a, axis=1, weights=[1, -1, 0]), a)  # ZeroDivisionError
+    assert_matches(lambda xp, a: xp.average(a, axis=(0, 1), weights=numpy.ones((2, 3))), a)
+
+
+def with_nans(draw, kinds=FLOAT):
+    a = draw(arrays(dtypes(kinds), SMALL, finite=True)).copy()
+    if a.size:
+        mask = draw(arrays(numpy.bool_, a.shape, views=False))
+        a[mask] = numpy.nan
+    return a
+
+
+@given(st.data())
+def test_nan_reductions(data):
+    a = with_nans(data.draw)
+    axis = data.draw(axes(a.ndim))
+    for f in ("nansum", "nanmean", "nanmax", "nanmin"):
+        assert_matches(lambda xp, a: getattr(xp, f)(a, axis=axis), a, **tol(a, 4))
+    assert_matches(lambda xp, a: xp.nanprod(a, axis=axis), a, rtol=1e-2)
+    assert_matches(lambda xp, a: xp.nanvar(a / 64, axis=axis, ddof=1), a, rtol=3e-2, atol=3e-2)
+    assert_matches(lambda xp, a: xp.nanstd(a / 64, axis=axis), a, rtol=3e-2, atol=3e-2)
+    ax = None if a.ndim == 0 else 0
+    assert_matches(lambda xp, a: xp.nancumsum(a, axis=ax), a, **tol(a, 4))
+    assert_matches(lambda xp, a: xp.nancumprod(a, axis=ax), a, rtol=1e-2)
+
+
+@given(array_and_axis(INTEGER + BOOL))
+def test_nan_reductions_of_integers(aa):
+    a, axis = aa
+    for f in ("nansum", "nanmean", "nanmax", "nanvar"):
+        assert_matches(lambda xp, a: getattr(xp, f)(a, axis=axis), a)
+
+
+def test_nan_dtype_errors():
+    a = numpy.array([1.0, numpy.nan])
+    assert_matches(lambda xp, a: xp.nanmean(a, dtype=int), a)
+    assert_matches(lambda xp, a: xp.nanstd(a, out=xp.zeros((), int)), a)
+    assert_matches(lambda xp, a: xp.nanmax(a), numpy.array([numpy.nan, numpy.nan]))
+    assert_matches(lambda xp, a: xp.nanmax(a), numpy.zeros(0))
+
+
+@given(arrays(dtypes(ALL), SMALL), st.sampled_from([0, 3, -4, (0, 0), [0], 1.5]))
+def test_bad_axis(a, axis):
+    for f in ("sum", "max", "all", "mean", "var"):
+        assert_matches(lambda xp, a: getattr(xp, f)(a, axis=axis), a)
+
+
+def test_empty_max_needs_identity():
+    e = numpy.zeros((0, 3))
+    assert_matches(lambda xp, a: xp.max(a), e)
+    assert_matches(lambda xp, a: xp.max(a, axis=0), e)
+    assert_matches(lambda xp, a: xp.max(a, axis=1), e)
+    assert_matches(lambda xp, a: xp.max(a, initial=-1.0), e)
+    assert_matches(lambda xp, a: xp.max(a, where=a > 0), numpy.ones(3))
+
+
+def test_uint_exact():
+    u = numpy.array([2**64 - 1, 2**63 + 5, 7], dtype=numpy.uint64)
+    for f in ("sum", "prod", "max", "min", "cumsum", "cumprod", "ptp"):
+        assert_matches(lambda xp, a: getattr(xp, f)(a), u)
+    u32 = numpy.array([2**32 - 1] * 3, dtype=numpy.uint32)
+    assert_matches(lambda xp, a: xp.sum(a), u32)
+    assert_matches(lambda xp, a: xp.sum(a, dtype=numpy.uint32), u32)
+
+
+def test_out_and_methods():
+    a = numpy.arange(24.0).reshape(2, 3, 4)
+    assert_matches(lambda xp, a: xp.sum(a, axis=1, out=xp.zeros((2, 4), dtype=int)), a)
+    assert_matches(lambda xp, a: xp.sum(a, axis=1, out=xp.zeros((2, 1, 4)), keepdims=True), a)
+    assert_matches(lambda xp, a: xp.sum(a, axis=1, out=xp.zeros((2, 4, 1))), a)
+    assert_matches(lambda xp, a: xp.sum(a, axis=1, out=xp.zeros(4)), a)
+    assert_matches(lambda xp, a: xp.mean(a, axis=(0, 2), out=xp.zeros(3, dtype=numpy.float32)), a)
+    assert_matches(lambda xp, a: xp.cumsum(a, axis=2, out=xp.zeros((2, 3, 4))), a)
+    assert_matches(lambda xp, a: xp.cumsum(a, out=xp.zeros(5)), a)
+    assert_matches(lambda xp, a: (a.sum(axis=0), a.mean(1), a.std(), a.max(2), a.min(), a.prod(0), a.all(),
+                                  a.any(1), a.cumsum(1), a.var(ddof=1)), a)
+    r = shim.sum(shim.asarray(a))
+    assert isinstance(r, shim.ndarray) and r.ndim == 0
+
+
+def test_reductions_do_not_alias_input():
+    a = shim.asarray(numpy.arange(4.0))
+    r = shim.sum(a, axis=())
+    r[0] = 100
+    assert a[0] == 0
+
+
+def test_mean_of_empty_warns():
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        shim.mean(shim.zeros(0))
+    assert any(issubclass(x.category, RuntimeWarning) for x in w)
