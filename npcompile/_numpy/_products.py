@@ -365,7 +365,8 @@ def einsum(*operands, out=None, optimize=False, **kwargs):
     ``optimize`` is validated but the contraction order is torch.einsum's own (same values up to rounding).
     Operands are arrays first (Python scalars are not weak here, as in NumPy); the result has
     ``result_type`` of the operands or ``dtype=``, each operand cast to it under ``casting`` (default 'safe').
-    Like NumPy, a single operand that is only transposed or diagonalised gives a view.
+    Like NumPy, a single operand that is only transposed or diagonalised gives a view (``dtype`` and
+    ``casting`` then play no part).
     """
     for k in kwargs:
         if k not in _EINSUM_KWARGS:
@@ -374,6 +375,9 @@ def einsum(*operands, out=None, optimize=False, **kwargs):
     subscripts, arrays = _einsum_args(operands)
     tensors = [as_tensor(x) for x in arrays]
     subs, out_sub, _ = _parse(subscripts, [t.shape for t in tensors])
+    if out is None and len(tensors) == 1 and set(out_sub) == set(subs[0]):
+        r = contract(tensors, subs, out_sub, _dtypes.from_torch(tensors[0].dtype))
+        return view_of(arrays[0], r) if isinstance(arrays[0], ndarray) else wrap(r)
     dtype, casting = kwargs.get("dtype"), kwargs.get("casting", "safe")
     rt = _dtypes.result_type(*tensors) if dtype is None else _dtypes.to_dtype(dtype)
     for i, t in enumerate(tensors):
@@ -381,12 +385,7 @@ def einsum(*operands, out=None, optimize=False, **kwargs):
             raise TypeError(f"Iterator operand {i} dtype could not be cast from {_dtypes.from_torch(t.dtype)!r} to "
                             f"{rt!r} according to the rule {casting!r}")
     r = contract(tensors, subs, out_sub, rt)
-    if out is not None:
-        return copy_to_out(r, check_out(out), casting, "einsum")
-    if len(arrays) == 1 and isinstance(arrays[0], ndarray) and r.dtype == tensors[0].dtype \
-            and set(out_sub) == set(subs[0]):
-        return view_of(arrays[0], r)
-    return wrap(r)
+    return wrap(r) if out is None else copy_to_out(r, check_out(out), casting, "einsum")
 
 
 def _check_optimize(optimize):
