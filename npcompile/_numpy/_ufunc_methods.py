@@ -378,10 +378,9 @@ def _segments(uf, x, idx, loop):
     seg = torch.repeat_interleave(torch.arange(k, device=x.device), lengths)
     starts = torch.repeat_interleave(idx - (torch.cumsum(lengths, 0) - lengths), lengths)
     pos = torch.arange(seg.numel(), device=x.device) + starts
-    parts = x.index_select(0, pos)
     kind = _SCATTER.get(uf.__name__)
     if kind is not None and not x.is_complex():
-        c = _compute(parts, order=kind in ("amax", "amin"))
+        c = _compute(x, order=kind in ("amax", "amin")).index_select(0, pos)
         res = c.new_zeros((k,) + tuple(x.shape[1:]))
         index = seg.reshape((-1,) + (1,) * (x.ndim - 1)).expand(c.shape)
         res = res.scatter_reduce(0, index, c, kind, include_self=False)
