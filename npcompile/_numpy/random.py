@@ -696,25 +696,30 @@ class Generator(_Sampler):
 
     def random(self, size=None, dtype=_np.float64, out=None):
         d = _float_dtype(dtype, "random")
-        return _into(out, size, d, lambda s: self._uniform01(s, _dtypes.to_torch(d)))
+        return _into(out, size, _shape(size), d, lambda s: self._uniform01(s, _dtypes.to_torch(d)))
 
     def standard_normal(self, size=None, dtype=_np.float64, out=None):
         d = _float_dtype(dtype, "standard_normal")
-        return _into(out, size, d, lambda s: self._normal01(s, _dtypes.to_torch(d)))
+        return _into(out, size, _shape(size), d, lambda s: self._normal01(s, _dtypes.to_torch(d)))
 
     def standard_exponential(self, size=None, dtype=_np.float64, method="zig", out=None):
-        if method not in ("zig", "inv"):
-            raise ValueError(f"{method} is not a valid method (zig or inv)")
+        """``method`` is accepted and ignored (one exact sampler)."""
         d = _float_dtype(dtype, "standard_exponential")
-        return _into(out, size, d, lambda s: self._exponential01(s).to(_dtypes.to_torch(d)))
+        return _into(out, size, _shape(size), d, lambda s: self._exponential01(s).to(_dtypes.to_torch(d)))
 
     def standard_gamma(self, shape, size=None, dtype=_np.float64, out=None):
         d = _float_dtype(dtype, "standard_gamma")
         shape = _param(shape)
         _nonnegative(shape, "shape")
-        if out is not None and size is None:
-            size = check_out(out).shape
-        return _into(out, size, d, lambda s: self._gamma01(shape, _shape(s, shape)).to(_dtypes.to_torch(d)))
+        s = _shape(size if out is None or size is not None else check_out(out).shape, shape)
+        return _into(out, size, s, d, lambda s: self._gamma01(shape, s).to(_dtypes.to_torch(d)))
+
+    def uniform(self, low=0.0, high=1.0, size=None):
+        """As the legacy ``uniform``, but ``high < low`` is an error."""
+        span = _param(high) - _param(low)
+        _raise_if((torch.signbit(span) & ~torch.isnan(span)) if isinstance(span, torch.Tensor) else span < 0,
+                  "high - low < 0")
+        return super().uniform(low, high, size)
 
     def integers(self, low, high=None, size=None, dtype=_np.int64, endpoint=False):
         return self._integers(low, high, size, dtype, endpoint, "integers")
@@ -770,10 +775,10 @@ def _float_dtype(dtype, name):
     return d
 
 
-def _into(out, size, d, draw):
-    """Draw a ``size`` sample of dtype ``d`` with ``draw(shape)``, or fill ``out`` (which fixes the shape)."""
+def _into(out, size, shape, d, draw):
+    """Draw a ``shape`` sample of dtype ``d`` with ``draw(shape)``, or fill ``out`` (which fixes the shape)."""
     if out is None:
-        return wrap(draw(_shape(size)))
+        return wrap(draw(shape))
     out = check_out(out)
     if out.dtype != d:
         raise TypeError(f"Supplied output array has the wrong type. Expected {d}, got {out.dtype}")
