@@ -21,7 +21,6 @@ from numpy.linalg._linalg import EighResult, EigResult, QRResult, SlogdetResult,
 
 from .._errors import UnsupportedFeature
 from . import _dtypes
-from . import _indexing
 from . import _ufuncs as U
 from ._ndarray import ndarray, view_of, wrap
 from ._normalize import ArrayLike, as_tensor, normalize_axis_index, normalize_axis_tuple, normalizer
@@ -354,7 +353,8 @@ def matrix_power(a, n):
     except TypeError:
         raise TypeError("exponent must be an integer") from None
     if n == 0:
-        return wrap(torch.eye(t.shape[-1], dtype=t.dtype, device=t.device).expand(t.shape).clone())
+        eye = torch.eye(t.shape[-1], dtype=torch.bool, device=t.device)  # (torch has no eye for wide uints)
+        return wrap(eye.to(t.dtype).expand(t.shape).clone())
     if n == 1 and isinstance(a, ndarray):
         return a  # NumPy returns its input itself
     x, n = (inv(t), -n) if n < 0 else (wrap(t), n)
@@ -622,6 +622,9 @@ def vecdot(x1, x2, /, *, axis=-1):
     a, b = as_tensor(x1), as_tensor(x2)
     a = torch.movedim(a, normalize_axis_index(axis, a.ndim), -1)
     b = torch.movedim(b, normalize_axis_index(axis, b.ndim), -1)
+    if a.shape[-1] != b.shape[-1]:
+        raise ValueError(f"vecdot: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+                         f"(n),(n)->() (size {b.shape[-1]} is different from {a.shape[-1]})")
     return U.vecdot(wrap(a), wrap(b))
 
 
@@ -630,7 +633,9 @@ def matmul(x1, x2, /):
 
 
 def diagonal(x, /, *, offset=0):
-    return _indexing.diagonal(x, offset=offset, axis1=-2, axis2=-1)
+    from . import diagonal as np_diagonal  # the package's numpy.diagonal (a view)
+
+    return np_diagonal(x, offset=offset, axis1=-2, axis2=-1)
 
 
 def trace(x, /, *, offset=0, dtype=None):
