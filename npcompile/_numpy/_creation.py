@@ -1,69 +1,116 @@
-"""Array creation from data and from shapes."""
+"""Array creation: from data, from shapes, numerical ranges, and matrix builders."""
 
 from __future__ import annotations
 
+import itertools
+import math
 import operator
 
 import numpy as _np
 import torch
+from numpy.exceptions import AxisError
 
 from .._errors import UnsupportedFeature
 from . import _dtypes
-from ._ndarray import ndarray, view_of, wrap
-from ._normalize import as_tensor
+from ._ndarray import _is_contiguous, ndarray, view_of, wrap
+from ._normalize import (
+    _from_numpy, as_tensor, as_tensor_dtype, broadcast_shape, cast, normalize_axis_index, normalize_shape,
+)
 
-__all__ = ["array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray", "empty", "zeros", "ones",
-           "full", "empty_like", "zeros_like", "ones_like", "full_like", "copy"]
+__all__ = ["array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray", "copy", "empty", "zeros",
+           "ones", "full", "empty_like", "zeros_like", "ones_like", "full_like", "arange", "linspace", "logspace",
+           "geomspace", "eye", "identity", "diag", "diagflat", "tri", "tril", "triu", "meshgrid", "fromfunction",
+           "frombuffer", "fromiter", "indices", "vander"]
 
-
-def _device(like=None, device=None):
-    if device is not None:
-        if device == "cpu" or isinstance(device, (torch.device, str)):
-            return torch.device(device)
-        raise ValueError(f"Device not understood: {device!r}")
-    return None
+# ---------------------------------------------------------------- arguments and memory layout
 
 
-def _check_order(order, allowed="KACF"):
+def _device(device):
+    if device is None:
+        return None
+    if isinstance(device, (torch.device, str)):
+        return torch.device(device)
+    raise ValueError(f"Device not understood: {device!r}")
+
+
+def _check_like(like):
+    if like is not None and not isinstance(like, (ndarray, _np.ndarray)):
+        raise UnsupportedFeature(f"like= with {type(like).__name__} (array types other than ndarray)")
+
+
+def _order(order, allowed="KACF"):
+    """``order`` upper-cased (None: 'K'), with NumPy's ValueError for anything not in ``allowed``."""
     if order is None:
-        return
-    if not isinstance(order, str) or order.upper() not in allowed:
-        raise ValueError(f"order must be one of {', '.join(repr(c) for c in allowed)} (got {order!r})")
+        return "K"
+    o = order.upper() if isinstance(order, str) else order
+    if o not in ("K", "A", "C", "F"):
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    if o not in allowed:
+        raise ValueError("only 'C' or 'F' order is permitted")
+    return o
 
 
-def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, like=None, device=None):
-    """``numpy.array``: copies by default; ``copy=False`` raises where a copy cannot be avoided."""
-    _check_order(order)
-    if like is not None:
-        raise UnsupportedFeature("array(like=...)")
-    t = as_tensor(object)
-    shared = _shares_memory_with(object, t)
-    if dtype is not None:
-        td = _dtypes.to_torch(_dtypes.to_dtype(dtype))
-        if t.dtype != td:
-            t, shared = t.to(td), False
-    if device is not None:
-        dev = _device(device=device)
-        if t.device != dev:
-            t, shared = t.to(dev), False
-    if ndmin > t.ndim:
-        t = t.reshape((1,) * (ndmin - t.ndim) + tuple(t.shape))
-    if copy is False and not shared:
+def _fortran(t: torch.Tensor) -> torch.Tensor:
+    """A Fortran-ordered copy of ``t``."""
+    rev = tuple(range(t.ndim - 1, -1, -1))
+    return t.permute(rev).clone(memory_format=torch.contiguous_format).permute(rev)
+
+
+def _has_layout(t: torch.Tensor, order: str) -> bool:
+    """Whether ``t`` already is laid out as ``order`` asks ('K' and 'A' accept any layout)."""
+    return order in "KA" or (t.is_contiguous() if order == "C" else _is_contiguous(t, "F"))
+
+
+def _copy_in(t: torch.Tensor, order: str) -> torch.Tensor:
+    """A copy of ``t`` in memory order ``order``: 'K' keeps ``t``'s layout, 'A' is 'F' for Fortran arrays."""
+    if order == "A":
+        order = "F" if _is_contiguous(t, "F") and not t.is_contiguous() else "C"
+    if order == "F":
+        return _fortran(t)
+    return t.clone(memory_format=torch.preserve_format if order == "K" else torch.contiguous_format)
+
+
+# ---------------------------------------------------------------- from existing data
+
+
+def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndmax=0, like=None):
+    """``numpy.array``.  ``ndmax=0`` (NumPy's shown default) means no limit: an explicit 0 is read the same."""
+    _check_like(like)
+    return _array(object, dtype, copy, order, ndmin, ndmax)
+
+
+def _array(obj, dtype, copy, order, ndmin=0, ndmax=0, device=None):
+    order = _order(order)
+    if not 0 <= ndmax <= 64:
+        raise ValueError("ndmax must be in the range [0, NPY_MAXDIMS (64)] ")
+    if ndmin > (ndmax or 64):
+        raise ValueError(f"ndmin must be <= ndmax ({ndmax or 64})")
+    t = as_tensor_dtype(obj, None if dtype is None else _dtypes.to_dtype(dtype))
+    if ndmax and t.ndim > ndmax and isinstance(obj, (list, tuple)):
+        raise ValueError("setting an array element with a sequence. The requested array would exceed the maximum "
+                         f"number of dimension of {ndmax}.")
+    dev = _device(device)
+    if dev is not None and t.device != dev:
+        t = t.to(dev)
+    fresh = not _shares_memory(obj, t)
+    if copy is True and not fresh or not _has_layout(t, order):
+        t, copied = _copy_in(t, order), True
+    else:
+        copied = fresh
+    if copy is False and copied:
         raise ValueError("Unable to avoid copy while creating an array as requested.\nIf using "
                          "`np.array(obj, copy=False)` replace it with `np.asarray(obj)` to allow a copy when "
                          "needed (no behavior change in NumPy 1.x).")
-    if not shared:
+    if ndmin > t.ndim:
+        t = t.reshape((1,) * (ndmin - t.ndim) + tuple(t.shape))
+    if copied or not isinstance(obj, ndarray):
         return wrap(t)
-    if copy is True:
-        return wrap(t.clone(memory_format=torch.contiguous_format))
-    if isinstance(object, ndarray):
-        return object if t is object.tensor else view_of(object, t)
-    return wrap(t)
+    return obj if t is obj.tensor else view_of(obj, t)
 
 
-def _shares_memory_with(src, t):
+def _shares_memory(src, t) -> bool:
     if isinstance(src, ndarray):
-        return t is src.tensor
+        src = src.tensor
     if isinstance(src, torch.Tensor):
         return t is src
     if isinstance(src, _np.ndarray):
@@ -72,106 +119,446 @@ def _shares_memory_with(src, t):
 
 
 def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
-    """``numpy.asarray``: no copy when the input already is an array of the right dtype."""
-    if type(a) is ndarray and dtype is None and copy is None and device is None:
+    """``numpy.asarray``: ``a`` itself when it already is an array as asked."""
+    if type(a) is ndarray and dtype is None and copy is None and device is None and order in (None, "K", "A"):
         return a
-    return array(a, dtype, copy=copy, order=order or "K", device=device, like=like)
+    _check_like(like)
+    return _array(a, dtype, copy, order, device=device)
 
 
 def asanyarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
+    """``numpy.asanyarray``: there are no ndarray subclasses here, so it is ``asarray``."""
     return asarray(a, dtype, order, device=device, copy=copy, like=like)
 
 
 def ascontiguousarray(a, dtype=None, *, like=None):
-    r = asarray(a, dtype, like=like)
-    if r.ndim == 0:
-        r = r.reshape(1)
-    if not r.tensor.is_contiguous():
-        r = wrap(r.tensor.contiguous())
-    return r
+    _check_like(like)
+    return _array(a, dtype, None, "C", ndmin=1)
 
 
 def asfortranarray(a, dtype=None, *, like=None):
-    r = asarray(a, dtype, like=like)
-    if r.ndim == 0:
-        r = r.reshape(1)
-    if not r.flags.f_contiguous:
-        t = r.tensor
-        r = wrap(t.permute(*range(t.ndim - 1, -1, -1)).contiguous().permute(*range(t.ndim - 1, -1, -1)))
-    return r
+    _check_like(like)
+    return _array(a, dtype, None, "F", ndmin=1)
 
 
 def copy(a, order="K", subok=False):
-    return array(a, copy=True, order=order)
+    return _array(a, None, True, order)
 
 
-def _shape(shape):
-    if isinstance(shape, (list, tuple)):
-        return tuple(operator.index(s) for s in shape)
-    if isinstance(shape, ndarray):
-        return tuple(int(s) for s in shape.tolist()) if shape.ndim else (int(shape),)
-    try:
-        return (operator.index(shape),)
-    except TypeError:
-        raise TypeError(f"'{type(shape).__name__}' object cannot be interpreted as an integer") from None
+# ---------------------------------------------------------------- from shapes
 
 
-def _new(shape, dtype, device, factory, *args):
-    shape = _shape(shape)
+def _dims(shape) -> tuple:
+    shape = normalize_shape(shape)
     if any(s < 0 for s in shape):
         raise ValueError("negative dimensions are not allowed")
-    d = _dtypes.default_float if dtype is None else _dtypes.to_dtype(dtype)
-    return wrap(factory(shape, *args, dtype=_dtypes.to_torch(d), device=_device(device=device)))
+    return shape
 
 
-def empty(shape, dtype=float, order="C", *, device=None, like=None):
-    _check_order(order, "CF")
-    return _new(shape, dtype, device, torch.empty)
+def _new(factory, shape, dtype, order, device) -> ndarray:
+    """``factory`` (torch.empty/zeros/ones) with NumPy's shape, dtype (None: float64) and 'C'/'F' order."""
+    shape = _dims(shape)
+    td = _dtypes.to_torch(_dtypes.default_float if dtype is None else _dtypes.to_dtype(dtype))
+    if _order(order, "CF") == "F" and len(shape) > 1:
+        rev = tuple(range(len(shape) - 1, -1, -1))
+        return wrap(factory(shape[::-1], dtype=td, device=_device(device)).permute(rev))
+    return wrap(factory(shape, dtype=td, device=_device(device)))
 
 
-def zeros(shape, dtype=float, order="C", *, device=None, like=None):
-    _check_order(order, "CF")
-    return _new(shape, dtype, device, torch.zeros)
+def empty(shape, dtype=None, order="C", *, device=None, like=None):
+    _check_like(like)
+    return _new(torch.empty, shape, dtype, order, device)
+
+
+def zeros(shape, dtype=None, order="C", *, device=None, like=None):
+    _check_like(like)
+    return _new(torch.zeros, shape, dtype, order, device)
 
 
 def ones(shape, dtype=None, order="C", *, device=None, like=None):
-    _check_order(order, "CF")
-    return _new(shape, dtype, device, torch.ones)
+    _check_like(like)
+    return _new(torch.ones, shape, dtype, order, device)
 
 
 def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
-    _check_order(order, "CF")
-    v = as_tensor(fill_value)
-    d = _dtypes.from_torch(v.dtype) if dtype is None else _dtypes.to_dtype(dtype)
-    shape = _shape(shape)
-    r = _new(shape, d, device if device is not None else (v.device if v.device.type != "cpu" else None),
-             torch.empty)
-    r.tensor.copy_(v.expand(shape) if v.ndim else v)
+    """``numpy.full``: ``fill_value`` written with ``copyto(casting='unsafe')`` rules, broadcast to ``shape``."""
+    _check_like(like)
+    if dtype is None:
+        v = as_tensor(fill_value)
+        dtype, device = _dtypes.from_torch(v.dtype), device or v.device
+    r = _new(torch.empty, shape, dtype, order, device)
+    assign(r.tensor, fill_value, "unsafe")
     return r
 
 
-def _like(a, dtype, shape, device):
-    t = as_tensor(a)
-    d = _dtypes.from_torch(t.dtype) if dtype is None else _dtypes.to_dtype(dtype)
-    shape = tuple(t.shape) if shape is None else _shape(shape)
-    return shape, d, device if device is not None else t.device
+def assign(dst: torch.Tensor, src, casting="same_kind", where=None):
+    """Write array-like ``src`` into ``dst``, broadcast, as ``numpy.copyto`` does: the ``casting`` rule is checked
+    with Python scalars weak (NEP 50; an int that does not fit raises OverflowError), then the cast is unsafe.
+    ``where`` (a bool tensor) selects the elements written."""
+    d = _dtypes.from_torch(dst.dtype)
+    if type(src) in (bool, int, float, complex):
+        sd = _np.result_type(src, d)
+        v = _from_numpy(_np.array(src, dtype=sd)) if _np.can_cast(sd, d, casting) else None
+        what = "scalar"
+    else:
+        v = as_tensor(src)
+        sd, what = _dtypes.from_torch(v.dtype), "array data"
+    if v is None or not _np.can_cast(sd, d, casting):
+        raise TypeError(f"Cannot cast {what} from {sd!r} to {d!r} according to the rule {casting!r}")
+    v = broadcast_value(cast(v, dst.dtype), dst.shape)
+    dst.copy_(v if where is None else torch.where(where, v, dst))
 
 
-def empty_like(prototype, dtype=None, order="K", subok=True, shape=None, *, device=None):
-    s, d, dev = _like(prototype, dtype, shape, device)
-    return _new(s, d, dev, torch.empty)
+def broadcast_value(v: torch.Tensor, shape) -> torch.Tensor:
+    """``v`` broadcast to ``shape`` by NumPy's assignment rule (leading size-1 axes of ``v`` may be dropped)."""
+    while v.ndim > len(shape) and v.shape[0] == 1:
+        v = v[0]
+    if v.ndim > len(shape) or any(a not in (1, b) for a, b in zip(v.shape[::-1], shape[::-1])):
+        raise ValueError(f"could not broadcast input array from shape {tuple(v.shape)} into shape {tuple(shape)}")
+    return v.expand(shape)
+
+
+_FACTORIES = {"empty": (torch.empty, torch.empty_like), "zeros": (torch.zeros, torch.zeros_like),
+              "ones": (torch.ones, torch.ones_like)}
+
+
+def _like(kind, proto, dtype, order, shape, device) -> ndarray:
+    """``numpy.{kind}_like``: order 'K' keeps the prototype's memory layout."""
+    factory, factory_like = _FACTORIES[kind]
+    t = as_tensor(proto)
+    d = t.dtype if dtype is None else _dtypes.to_torch(_dtypes.to_dtype(dtype))
+    dev = t.device if device is None else _device(device)
+    o = _order(order)
+    if o == "A":
+        o = "F" if _is_contiguous(t, "F") and not t.is_contiguous() else "C"
+    if shape is None and o == "K":
+        return wrap(factory_like(t, dtype=d, device=dev))
+    shape = tuple(t.shape) if shape is None else shape
+    return _new(factory, shape, _dtypes.from_torch(d), "F" if o == "F" else "C", dev)
+
+
+def empty_like(prototype, /, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    return _like("empty", prototype, dtype, order, shape, device)
 
 
 def zeros_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
-    s, d, dev = _like(a, dtype, shape, device)
-    return _new(s, d, dev, torch.zeros)
+    return _like("zeros", a, dtype, order, shape, device)
 
 
 def ones_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
-    s, d, dev = _like(a, dtype, shape, device)
-    return _new(s, d, dev, torch.ones)
+    return _like("ones", a, dtype, order, shape, device)
 
 
 def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
-    s, d, dev = _like(a, dtype, shape, device)
-    return full(s, fill_value, d, device=dev)
+    r = _like("empty", a, dtype, order, shape, device)
+    assign(r.tensor, fill_value, "unsafe")
+    return r
+
+
+# ---------------------------------------------------------------- numerical ranges
+
+
+def arange(start_or_stop=_np._NoValue, /, stop=None, step=1, *, dtype=None, device=None, like=None):
+    """``numpy.arange``: length ``ceil((stop - start) / step)``; values ``first + i*delta`` with ``first`` and
+    ``delta = second - first`` taken in the result dtype, as NumPy fills (``arange(0, 5, .5, dtype=int)`` is all
+    zeros).  The default dtype is that of ``start, stop, step`` promoted with int64.  Bounds given as arrays are
+    read as Python numbers (data-dependent: the length depends on them).  As in NumPy, ``arange(stop=n)``
+    works (hence the ``<no value>`` default)."""
+    _check_like(like)
+    if start_or_stop is _np._NoValue:
+        if stop is None:
+            raise TypeError("arange() requires stop to be specified.")
+        start_or_stop = 0
+    start, stop = (0, start_or_stop) if stop is None else (start_or_stop, stop)
+    nums = tuple(_number(x) for x in (start, stop, step))
+    if any(isinstance(x, complex) for x in nums):
+        raise UnsupportedFeature("arange with complex start, stop or step")
+    d = _dtypes.to_dtype(dtype) if dtype is not None else _arange_dtype(start, stop, step)
+    start, stop, step = nums
+    n = _arange_length(start, stop, step)
+    if d.kind == "b" and n > 2:
+        raise TypeError("arange() is only supported for booleans when the result has at most length 2.")
+    if n == 0:
+        return wrap(torch.empty(0, dtype=_dtypes.to_torch(d), device=_device(device)))
+    first = _np.array(start, dtype=d)
+    second = _np.array(start + step, dtype=d) if n > 1 else first
+    return wrap(_fill_range(n, first, second, _dtypes.to_torch(d), _device(device)))
+
+
+def _number(x):
+    """A range bound as a Python number; arrays must be 0-D (their value is read: data-dependent)."""
+    if isinstance(x, (ndarray, _np.ndarray, _np.generic)):
+        if x.ndim:
+            raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
+        return x.item()
+    return x
+
+
+def _arange_dtype(*bounds):
+    kinds = [b.dtype if isinstance(b, (ndarray, _np.ndarray, _np.generic)) else _np.asarray(b).dtype for b in bounds]
+    return _dtypes.result_type(_dtypes.int64, *kinds)
+
+
+def _arange_length(start, stop, step) -> int:
+    q = (stop - start) / step
+    if q != q:
+        raise ValueError("arange: cannot compute length")
+    if not -2.0 ** 63 < q < 2.0 ** 63:
+        raise ValueError("Maximum allowed size exceeded")
+    return max(math.ceil(q), 0)
+
+
+def _fill_range(n, first: _np.ndarray, second: _np.ndarray, td, device) -> torch.Tensor:
+    """NumPy's arange fill: ``first, second, first + 2*delta, ...`` computed in the result dtype (float16 in
+    float32, integers modulo 2**64)."""
+    if first.dtype.kind in "biu":
+        f, s = (int(v) for v in (first, second))
+        delta = s - f
+        if delta == 1 and first.dtype == _dtypes.int64:
+            return torch.arange(f, f + n, device=device)
+        f, delta = ((v + 2**63) % 2**64 - 2**63 for v in (f, delta))
+        return torch.arange(n, device=device).mul_(delta).add_(f).to(td)
+    ct = torch.float32 if td == torch.float16 else td
+    if td == torch.float16:
+        first, second = first.astype(_np.float32), second.astype(_np.float32)
+    r = torch.arange(n, dtype=torch.float64 if ct.is_complex else ct, device=device).to(ct)
+    r = r.mul_((second - first).item()).add_(first.item())
+    if n > 1:
+        r[1] = second.item()
+    return r.to(td)
+
+
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *, device=None):
+    """``numpy.linspace``, with NumPy's arithmetic: ``start + i*step`` in the inexact result type of
+    ``start, stop`` (``i/div*delta`` where a step underflows to 0), the last sample set to ``stop``, integer
+    dtypes floored.  ``retstep`` gives the step as a 0-D array, or ``nan`` for fewer than two samples."""
+    num = operator.index(num)
+    if num < 0:
+        raise ValueError(f"Number of samples, {num}, must be non-negative.")
+    s, e = as_tensor(start), as_tensor(stop)
+    if device is not None:
+        s, e = s.to(_device(device)), e.to(_device(device))
+    y, step = _linspace(s, e, num, endpoint, _dtypes.result_type(_weak(start, s), _weak(stop, e), 1.0))
+    y = _finish(y, axis, dtype)
+    return (y, step) if retstep else y
+
+
+def _weak(x, t):
+    """For promotion: a Python scalar stays itself (weak, NEP 50), anything else is its tensor."""
+    return x if type(x) in (bool, int, float, complex) else t
+
+
+def _linspace(start, stop, num, endpoint, dt):
+    """The samples along a new axis 0 in dtype ``dt``, and the step (an ndarray, or nan)."""
+    ct = _dtypes.to_torch(dt)
+    broadcast_shape([start.shape, stop.shape])
+    start, stop = start.to(ct), stop.to(ct)
+    delta = stop - start
+    y = torch.arange(num, dtype=torch.float64 if ct.is_complex else ct, device=delta.device).to(ct)
+    y = y.reshape((-1,) + (1,) * delta.ndim)
+    div = num - 1 if endpoint else num
+    if div > 0:
+        step = delta / div
+        y = torch.where((step == 0).any(), y / div * delta, y * step)
+        step = wrap(step)
+    else:
+        y, step = y * delta, math.nan
+    y = y + start
+    if endpoint and num > 1:
+        y[-1] = stop
+    return y, step
+
+
+def _finish(y: torch.Tensor, axis, dtype, floor=True) -> ndarray:
+    """Move the samples' axis 0 to ``axis``; cast to ``dtype`` (integers floored first if ``floor``)."""
+    if axis != 0:
+        y = torch.movedim(y, 0, _axis_index(axis, y.ndim, "destination"))
+    if dtype is not None:
+        d = _dtypes.to_dtype(dtype)
+        if floor and d.kind in "iu":
+            if y.is_complex():
+                raise TypeError("ufunc 'floor' not supported for complex inputs")
+            y = torch.floor(y)
+        y = cast(y, _dtypes.to_torch(d))
+    return wrap(y)
+
+
+def _axis_index(axis, ndim, name):
+    """``normalize_axis_index`` with NumPy's argument name in the AxisError message."""
+    try:
+        return normalize_axis_index(axis, ndim)
+    except AxisError:
+        raise AxisError(axis, ndim, name) from None
+
+
+def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
+    """``numpy.logspace``: ``base ** linspace(start, stop)``, an array ``base`` broadcast along the samples."""
+    from ._ufuncs import power
+
+    if not isinstance(base, (int, float)) and as_tensor(base).ndim:
+        lead = broadcast_shape([as_tensor(x).shape for x in (start, stop, base)])
+        start, stop, base = (array(x, copy=None, ndmin=len(lead)) for x in (start, stop, base))
+        base = wrap(as_tensor(base).unsqueeze(_axis_index(axis, len(lead) + 1, "axis")))
+    y = power(base, linspace(start, stop, num, endpoint, axis=axis))
+    return y if dtype is None else wrap(cast(y.tensor, _dtypes.to_torch(_dtypes.to_dtype(dtype))))
+
+
+def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
+    """``numpy.geomspace``: samples ``10**linspace(log10(start), log10(stop))`` with exact endpoints, computed
+    in at least float64 and cast to ``dtype`` (truncated, unlike linspace's floor); negative and complex bounds
+    follow the sign of ``start``.  Zero bounds raise ValueError (a data-dependent check)."""
+    s, e = as_tensor(start), as_tensor(stop)
+    if bool((s == 0).any()) or bool((e == 0).any()):  # data-dependent: NumPy's error needs the values
+        raise ValueError("Geometric sequence cannot include zero")
+    dt = _dtypes.result_type(s, e, float(num), _dtypes.default_float if dtype is None else _dtypes.to_dtype(dtype))
+    ct = _dtypes.to_torch(dt)
+    s, e = s.to(ct), e.to(ct)
+    sign = torch.sgn(s)
+    s, e = s / sign, e / sign
+    y, _ = _linspace(torch.log10(s), torch.log10(e), num, endpoint, dt)
+    y = torch.pow(torch.tensor(10.0, dtype=ct), y)
+    if num > 0:
+        y[0] = s
+        if num > 1 and endpoint:
+            y[-1] = e
+    return _finish(y * sign, axis, dt if dtype is None else dtype, floor=False)
+
+
+# ---------------------------------------------------------------- matrices
+
+
+def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
+    _check_like(like)
+    r = _new(torch.zeros, (N, N if M is None else M), dtype, order, device)
+    r.tensor.diagonal(operator.index(k)).fill_(1)
+    return r
+
+
+def identity(n, dtype=None, *, like=None):
+    _check_like(like)
+    return eye(n, dtype=dtype)
+
+
+def diag(v, k=0):
+    """``numpy.diag``: a 2-D array's k-th diagonal (a read-only view), or a matrix with 1-D ``v`` on it."""
+    a = asarray(v)
+    k = operator.index(k)
+    if a.ndim == 2:
+        r = view_of(a, a.tensor.diagonal(k))
+        r._writeable = False
+        return r
+    if a.ndim != 1:
+        raise ValueError("Input must be 1- or 2-d.")
+    n = a.size + abs(k)
+    r = torch.zeros((n, n), dtype=a.tensor.dtype, device=a.tensor.device)
+    r.diagonal(k).copy_(a.tensor)
+    return wrap(r)
+
+
+def diagflat(v, k=0):
+    return diag(wrap(as_tensor(v).reshape(-1)), k)
+
+
+def _tri_mask(N, M=None, k=0, device=None) -> torch.Tensor:
+    n = _count(N)
+    m = n if M is None else _count(M)
+    return torch.ones((n, m), dtype=torch.bool, device=device).tril(operator.index(k))
+
+
+def _count(n) -> int:
+    """A matrix size as ``tri`` reads it: ``len(arange(n))``."""
+    return max(math.ceil(n), 0) if isinstance(n, float) else max(operator.index(n), 0)
+
+
+def tri(N, M=None, k=0, dtype=float, *, like=None):
+    _check_like(like)
+    return wrap(_tri_mask(N, M, k).to(_dtypes.to_torch(_dtypes.to_dtype(dtype))))
+
+
+def tril(m, k=0):
+    """``numpy.tril``: zero above the k-th diagonal of the last two axes (1-D ``m`` is broadcast to 2-D)."""
+    t = as_tensor(m)
+    mask = _tri_mask(*t.shape[-2:], k=k, device=t.device)
+    return wrap(torch.where(mask, t, torch.zeros((), dtype=t.dtype, device=t.device)))
+
+
+def triu(m, k=0):
+    """``numpy.triu``: zero below the k-th diagonal of the last two axes (1-D ``m`` is broadcast to 2-D)."""
+    t = as_tensor(m)
+    mask = _tri_mask(*t.shape[-2:], k=operator.index(k) - 1, device=t.device)
+    return wrap(torch.where(mask, torch.zeros((), dtype=t.dtype, device=t.device), t))
+
+
+def vander(x, N=None, increasing=False):
+    """``numpy.vander``: powers by repeated multiplication (as NumPy), in ``x``'s dtype promoted with int64."""
+    t = as_tensor(x)
+    if t.ndim != 1:
+        raise ValueError("x must be a one-dimensional array or sequence.")
+    n = t.shape[0] if N is None else operator.index(N)
+    ct = _dtypes.to_torch(_dtypes.promote_types(_dtypes.from_torch(t.dtype), _dtypes.int64))
+    if n < 0:
+        raise ValueError("negative dimensions are not allowed")
+    cols = t.to(ct)[:, None].expand(t.shape[0], max(n - 1, 0)).cumprod(1)
+    r = torch.cat([torch.ones((t.shape[0], min(n, 1)), dtype=ct, device=t.device), cols], 1)
+    return wrap(r if increasing else r.flip(1))
+
+
+# ---------------------------------------------------------------- grids and other sources
+
+
+def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
+    """``numpy.meshgrid``: a tuple; with ``copy=False`` the grids are broadcast views of the inputs."""
+    if indexing not in ("xy", "ij"):
+        raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
+    arrs = [asarray(x) for x in xi]
+    n = len(arrs)
+    shapes = [[1] * n for _ in arrs]
+    for i, s in enumerate(shapes):
+        s[i] = -1
+    if indexing == "xy" and n > 1:
+        shapes[0][:2], shapes[1][:2] = [1, -1], [-1, 1]
+    ts = [a.tensor.reshape(s) for a, s in zip(arrs, shapes)]
+    if not sparse:
+        ts = torch.broadcast_tensors(*ts)
+    if copy:
+        return tuple(wrap(t.clone(memory_format=torch.contiguous_format)) for t in ts)
+    grids = [view_of(a, t) for a, t in zip(arrs, ts)]
+    return grids if sparse else tuple(grids)  # NumPy's own quirk: sparse views come as a list
+
+
+def indices(dimensions, dtype=int, sparse=False):
+    """``numpy.indices``: each axis' index grid, stacked (or, ``sparse``, as a tuple of broadcastable arrays)."""
+    dims = tuple(dimensions)
+    grids = [arange(d, dtype=dtype).tensor.reshape((1,) * i + (d,) + (1,) * (len(dims) - i - 1))
+             for i, d in enumerate(dims)]
+    if sparse:
+        return tuple(wrap(g) for g in grids)
+    if not grids:
+        return wrap(torch.empty(0, dtype=_dtypes.to_torch(_dtypes.to_dtype(dtype))))
+    return wrap(torch.stack([g.expand(dims) for g in grids]))
+
+
+def fromfunction(function, shape, *, dtype=float, like=None, **kwargs):
+    _check_like(like)
+    return function(*indices(shape, dtype=dtype), **kwargs)
+
+
+def frombuffer(buffer, dtype=None, count=-1, offset=0, *, like=None):
+    """``numpy.frombuffer``: shares a writable buffer's memory; a read-only buffer gives a read-only array."""
+    _check_like(like)
+    a = _np.frombuffer(buffer, _dtypes.default_float if dtype is None else _dtypes.to_dtype(dtype), count, offset)
+    r = wrap(_from_numpy(a))
+    r._writeable = a.flags.writeable
+    return r
+
+
+def fromiter(iter, dtype, count=-1, *, like=None):
+    _check_like(like)
+    d = _dtypes.default_float if dtype is None else _dtypes.to_dtype(dtype)
+    items = list(itertools.islice(iter, None if count < 0 else count))
+    if any(isinstance(x, (list, tuple)) for x in items):
+        raise TypeError("fromiter() items must be scalars")
+    r = _array(items, d, None, "K")
+    if count >= 0 and len(items) < count:
+        raise ValueError(f"iterator too short: Expected {count} but iterator had only {len(items)} items.")
+    return r

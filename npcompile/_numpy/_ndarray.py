@@ -102,6 +102,8 @@ class _Flags:
 
 
 def _is_contiguous(t: torch.Tensor, order: str) -> bool:
+    if t.numel() == 0:  # NumPy: empty arrays are both C and F contiguous
+        return True
     shape, strides = t.shape, t.stride()
     dims = range(t.ndim - 1, -1, -1) if order == "C" else range(t.ndim)
     expected = 1

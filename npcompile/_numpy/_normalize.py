@@ -12,10 +12,11 @@ import builtins
 import functools
 import inspect
 import operator
+import warnings
 
 import numpy as _np
 import torch
-from numpy.exceptions import AxisError
+from numpy.exceptions import AxisError, ComplexWarning
 
 from .._errors import UnsupportedFeature
 from . import _dtypes
@@ -54,18 +55,20 @@ def _scalar_tensor(x) -> torch.Tensor:
     return torch.tensor(x, dtype=torch.complex128)
 
 
+def _holds_tensor(s) -> bool:
+    """Whether a nested list/tuple holds any of our arrays or torch tensors."""
+    for e in s:
+        if isinstance(e, (ndarray, torch.Tensor)):
+            return True
+        if isinstance(e, (list, tuple)) and _holds_tensor(e):
+            return True
+    return False
+
+
 def _seq_tensor(x) -> torch.Tensor:
     """Nested lists/tuples.  Pure-Python content goes through NumPy's own inference (exact dtypes); content
     holding our arrays or tensors is stacked in torch, so it also works on other devices and under tracing."""
-    def has_tensor(s):
-        for e in s:
-            if isinstance(e, (ndarray, torch.Tensor)):
-                return True
-            if isinstance(e, (list, tuple)) and has_tensor(e):
-                return True
-        return False
-
-    if not has_tensor(x):
+    if not _holds_tensor(x):
         try:
             arr = _np.asarray(x)
         except ValueError as e:
@@ -119,13 +122,28 @@ def as_tensor(x) -> torch.Tensor:
 
 
 def as_tensor_dtype(x, dtype) -> torch.Tensor:
-    """``as_tensor`` then cast to numpy dtype ``dtype`` (None: keep)."""
-    t = as_tensor(x)
-    if dtype is not None:
-        td = _dtypes.to_torch(dtype)
-        if t.dtype != td:
-            t = t.to(td)
-    return t
+    """``as_tensor`` in numpy dtype ``dtype`` (None: keep), converted as ``numpy.array(x, dtype)`` does: Python
+    content exactly (an out-of-range int raises OverflowError), arrays by unsafe cast (ComplexWarning)."""
+    if dtype is None:
+        return as_tensor(x)
+    if type(x) in (builtins.bool, builtins.int, builtins.float, builtins.complex) or (
+            type(x) in (list, tuple) and not _holds_tensor(x)):
+        try:
+            return _from_numpy(_np.array(x, dtype=dtype))
+        except ValueError as e:
+            raise ValueError(str(e)) from None
+    return cast(as_tensor(x), _dtypes.to_torch(dtype))
+
+
+def cast(t: torch.Tensor, td: torch.dtype) -> torch.Tensor:
+    """``t`` in torch dtype ``td`` by NumPy's unsafe cast: complex to real keeps the real part, with NumPy's
+    ComplexWarning."""
+    if t.dtype == td:
+        return t
+    if t.is_complex() and not td.is_complex and td != torch.bool:
+        warnings.warn("Casting complex values to real discards the imaginary part", ComplexWarning, stacklevel=3)
+        t = t.real
+    return t.to(td)
 
 
 # ---------------------------------------------------------------- axes
@@ -148,6 +166,42 @@ def normalize_axis_tuple(axis, ndim: int, argname: str = "axis", allow_duplicate
     if not allow_duplicate and len(set(r)) != len(r):
         raise ValueError(f"repeated {argname}" if argname != "axis" else "duplicate value in 'axis'")
     return r
+
+
+def normalize_shape(shape) -> tuple:
+    """A shape argument (an int or a sequence of ints) as a tuple, with NumPy's TypeError for anything else.
+    Sizes are not checked (``reshape`` allows -1)."""
+    if type(shape) is tuple and all(type(s) is builtins.int for s in shape):
+        return shape
+    try:
+        return (_index(shape),)
+    except TypeError:
+        pass
+    try:
+        items = iter(shape)
+    except TypeError:
+        raise TypeError(f"expected a sequence of integers or a single integer, got '{shape!r}'") from None
+    return tuple(_index(s) for s in items)
+
+
+def _index(s):
+    """``operator.index``, keeping symbolic sizes symbolic under tracing."""
+    return s if type(s) is builtins.int or isinstance(s, torch.SymInt) else operator.index(s)
+
+
+def broadcast_shape(shapes) -> tuple:
+    """NumPy's broadcast of ``shapes`` (tuples of ints), or its ValueError naming the two that clash."""
+    nd = max((len(s) for s in shapes), default=0)
+    out, who = [1] * nd, [0] * nd
+    for k, s in enumerate(shapes):
+        for j, n in enumerate(s, nd - len(s)):
+            if n != 1 and out[j] != n:
+                if out[j] != 1:
+                    raise ValueError("shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is "
+                                     f"between arg {who[j]} with shape {tuple(shapes[who[j]])} and arg {k} with "
+                                     f"shape {tuple(s)}.")
+                out[j], who[j] = n, k
+    return tuple(out)
 
 
 # ---------------------------------------------------------------- out=

@@ -23,7 +23,7 @@ DEFAULT_TOL = (1e-10, 1e-12)
 def to_shim(x):
     """NumPy inputs to shim inputs (arrays, also inside tuples/lists/dicts); other values unchanged."""
     if isinstance(x, numpy.ndarray):
-        return shim.asarray(x.copy())  # a copy: in-place shim calls must not disturb the NumPy side
+        return shim.asarray(_strided_copy(x))  # a copy: in-place shim calls must not disturb the NumPy side
     if isinstance(x, numpy.generic):
         return shim.asarray(x)
     if isinstance(x, tuple):
@@ -33,6 +33,16 @@ def to_shim(x):
     if isinstance(x, dict):
         return {k: to_shim(v) for k, v in x.items()}
     return x
+
+
+def _strided_copy(x):
+    """A copy of ``x`` with the same strides, so non-contiguous inputs stay non-contiguous on the shim side."""
+    if x.flags.c_contiguous or x.size == 0 or min(x.strides) < 0 or any(s % x.itemsize for s in x.strides):
+        return x.copy()
+    span = 1 + sum((n - 1) * s for n, s in zip(x.shape, x.strides)) // x.itemsize
+    y = numpy.lib.stride_tricks.as_strided(numpy.empty(span, x.dtype), x.shape, x.strides)
+    y[...] = x
+    return y
 
 
 def assert_same(expected, actual, rtol=None, atol=None, path="result"):
@@ -71,7 +81,7 @@ def assert_matches(fn, *args, rtol=None, atol=None, check_inputs=False, **kwargs
 
     ``check_inputs=True`` also compares the (possibly mutated) array arguments afterwards, for in-place calls.
     """
-    np_args = [a.copy() if isinstance(a, numpy.ndarray) else a for a in args]
+    np_args = [_strided_copy(a) if isinstance(a, numpy.ndarray) else a for a in args]
     sh_args = [to_shim(a) for a in args]
     try:
         with numpy.errstate(all="ignore"):
