@@ -365,8 +365,6 @@ def shim_function_for(np_callable):
 # import time; ours answer the same questions for shim functions.
 # --------------------------------------------------------------------------------------------------------------
 
-_FOLD_NAMES = ("issubdtype", "result_type", "promote_types", "can_cast", "min_scalar_type", "isdtype",
-               "iscomplexobj", "isrealobj", "isscalar", "ndim", "shape")
 _FOLD_NAMES_DTYPE_ONLY = ("issubdtype", "promote_types", "can_cast", "isdtype")
 
 
@@ -424,11 +422,6 @@ def _ndarray_var_getattr(self, tx, name: str):
 # --------------------------------------------------------------------------------------------------------------
 
 
-class _Shim_tnp_facade(types.ModuleType):
-    """Stand-in for the ``tnp`` module global of torch/_dynamo/utils.py and variables/tensor.py while patched:
-    those modules only use ``tnp.ndarray`` (isinstance checks and ``tnp.ndarray(tensor)``)."""
-
-
 def _patch_table():
     """(object, attribute, replacement) for every swap.  Each comment says what it replaces and why."""
     shim = _shim()
@@ -462,7 +455,20 @@ def _patch_table():
 
 
 _MISSING = object()
-_lock = threading.RLock()
+
+
+def _dynamo_compile_lock():
+    # torch/_dynamo/convert_frame.py ``compile_lock``: every Dynamo compile (ours and torch.compile's, in any
+    # thread) runs under it.  Holding it while the swap is installed means no plain torch.compile can be
+    # tracing in another thread while Dynamo points at our shim.  It is an RLock, so Dynamo's own acquisition
+    # inside our scope is re-entrant.
+    import torch._dynamo.convert_frame as cf
+
+    lock = getattr(cf, "compile_lock", None)
+    return lock if lock is not None else threading.RLock()
+
+
+_lock = _dynamo_compile_lock()
 _active = [0]
 _saved: list = []
 
@@ -471,8 +477,9 @@ _saved: list = []
 def numpy_mode():
     """While active, TorchDynamo traces NumPy code into ``npcompile._numpy`` instead of ``torch._numpy``.
 
-    Re-entrant and thread-safe (the swap is process-global, so it is held under a lock; Dynamo compiles under
-    its own global lock anyway).  Everything is restored on exit, also when the body raises.
+    Re-entrant and thread-safe: the swap is process-global, so it is installed and held under Dynamo's own
+    global compile lock (no other thread can be compiling meanwhile).  Everything is restored on exit, also
+    when the body raises.
     """
     with _lock:
         _state.depth = getattr(_state, "depth", 0) + 1

@@ -267,3 +267,18 @@ def test_compiled_calling_compiled():
     outer = C.compile(lambda a: inner(a) + 1, backend="eager")
     x = np.random.rand(3)
     assert same(outer(x), np.exp(x) + 1)
+
+
+def test_shape_changes_compile_at_most_twice_and_dynamic_flag():
+    rec = RecordingBackend()
+    f = C.compile(k3, backend=rec)
+    for n in range(10, 22):
+        x, y = np.random.rand(n), np.random.rand(n)
+        assert same(f(x, y), k3(x, y))
+    assert len(rec.graphs) <= 2
+    rec1 = RecordingBackend()
+    g = C.compile(k3, backend=rec1, dynamic=True)
+    for n in range(10, 14):
+        x, y = np.random.rand(n), np.random.rand(n)
+        assert same(g(x, y), k3(x, y))
+    assert len(rec1.graphs) == 1
