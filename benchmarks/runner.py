@@ -7,6 +7,7 @@ import datetime
 import json
 import os
 import platform
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -30,6 +31,7 @@ def parse_args(argv):
     p.add_argument("--compile-times", action="store_true",
                    help="also measure cold and warm-cache compile times in fresh subprocesses")
     p.add_argument("--memory", action="store_true", help="also measure peak memory per call in subprocesses")
+    p.add_argument("--threads", type=int, help="torch intra-op threads (default: torch's choice, all cores)")
     p.add_argument("--json", default=DEFAULT_JSON, help="where to write results (default: %(default)s)")
     p.add_argument("--list", action="store_true", help="list kernels and exit")
     return p.parse_args(argv)
@@ -48,6 +50,7 @@ def _machine(args):
         "numpy": np.__version__,
         "platform": platform.platform(),
         "cpu_count": os.cpu_count(),
+        "loadavg_start": os.getloadavg(),
         "args": vars(args),
     }
     try:
@@ -169,8 +172,20 @@ def main(argv=None):
     if args.cold:  # before torch is imported, so nothing reads the default cache dir first
         cold_root = tempfile.mkdtemp(prefix="npc-bench-cold-")
         os.environ["TORCHINDUCTOR_CACHE_DIR"] = cold_root
+    try:
+        return _run(args, cold_root)
+    finally:
+        if cold_root:
+            shutil.rmtree(cold_root, ignore_errors=True)
+
+
+def _run(args, cold_root):
     from . import bandwidth, kernels, report
     from .columns import select
+
+    if args.threads:
+        import torch
+        torch.set_num_threads(args.threads)
 
     if args.list:
         for name in kernels.kernel_names():
@@ -205,6 +220,7 @@ def main(argv=None):
         data["geomean"] = report.geomeans(data["kernels"], cols)
         report.write_json(args.json, data)  # partial results survive an interrupted run
     data["elapsed_s"] = time.perf_counter() - t_start
+    data["machine"]["loadavg_end_of_timing"] = os.getloadavg()
 
     if args.compile_times:
         print("compile times (fresh subprocesses) ...", file=sys.stderr, flush=True)
@@ -223,6 +239,10 @@ def main(argv=None):
     print(f"triad a=b+s*c on {tr['array_mb']:.0f} MB float64 arrays: numpy {tr.get('numpy_gbps', 0):.1f} GB/s, "
           f"torch {tr.get('torch_gbps', 0):.1f} GB/s -> {tr['best_gbps']:.1f} GB/s = 100%"
           + (f"; cuda {triad['cuda']['best_gbps']:.0f} GB/s" if "cuda" in triad else ""))
+    busy = max(m["loadavg_start"][0], m["loadavg_end_of_timing"][0])
+    if busy > 0.5 * (m["cpu_count"] or 1):
+        print(f"WARNING: machine busy (1-min load average {busy:.1f} on {m['cpu_count']} cores): other processes "
+              "compete for the cores; multi-threaded columns suffer most (OpenMP threads wait for descheduled ones)")
     print("ms: median per call; x: speedup vs NumPy; npc:tc: torch.compile time / npcompile time; "
           "%bw: bytes moved / time as % of triad (memory-bound kernels); compile: first call - median (g = graphs)\n")
     print(report.main_table(data["kernels"], cols))
