@@ -25,7 +25,7 @@ def _column(key):
 def run(task, kernel, column, size, device):
     from . import inputs as kin
     from . import kernels, procmem
-    from .columns import dynamo_counts
+    from .columns import dynamo_counts, warm_up
 
     mod = kernels.load(kernel)
     col = _column(column)
@@ -34,6 +34,8 @@ def run(task, kernel, column, size, device):
         import torch  # noqa: F401 - imported before the first call, so its memory is not counted
         import torch._dynamo.utils  # noqa: F401
     out = {"kernel": kernel, "column": column, "size": size, "device": device}
+    if col.dynamo:
+        out["process_init_s"] = warm_up(col, device)
     fn = col.build(mod.kernel, device)
     gc.collect()
     cuda = device != "cpu"

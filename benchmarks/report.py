@@ -138,7 +138,7 @@ def details(results, cols):
 
 
 def compile_table(compile_times):
-    header = ["kernel", "column", "cold s", "warm s", "graphs", "note"]
+    header = ["kernel", "column", "cold s", "warm s", "graphs", "start-up s", "note"]
     rows = []
     for name, per_col in compile_times.items():
         for k, r in per_col.items():
@@ -147,7 +147,8 @@ def compile_table(compile_times):
             g = cold.get("graphs")
             rows.append([name, k, "-" if cold.get("compile_s") is None else f"{cold['compile_s']:.2f}",
                          "-" if warm.get("compile_s") is None else f"{warm['compile_s']:.2f}",
-                         "-" if g is None else str(g), note[:80]])
+                         "-" if g is None else str(g),
+                         "-" if cold.get("process_init_s") is None else f"{cold['process_init_s']:.2f}", note[:80]])
     return _table(header, rows, right_from=2)
 
 

@@ -181,7 +181,7 @@ def main(argv=None):
 
 def _run(args, cold_root):
     from . import bandwidth, kernels, report
-    from .columns import select
+    from .columns import select, warm_up
 
     if args.threads:
         import torch
@@ -209,6 +209,14 @@ def _run(args, cold_root):
     if args.device == "cuda":
         triad["cuda"] = bandwidth.triad("cuda")
     data["triad"] = triad
+
+    data["process_init_s"] = {}
+    for col in cols:
+        if col.dynamo:
+            try:
+                data["process_init_s"][col.key] = warm_up(col, args.device)
+            except Exception as e:  # noqa: BLE001
+                notes.append(f"{col.key}: warm-up of a trivial function failed: {_short_error(e)}")
 
     t_start = time.perf_counter()
     for i, mod in enumerate(mods, 1):
@@ -245,6 +253,9 @@ def _run(args, cold_root):
               "compete for the cores; multi-threaded columns suffer most (OpenMP threads wait for descheduled ones)")
     print("ms: median per call; x: speedup vs NumPy; npc:tc: torch.compile time / npcompile time; "
           "%bw: bytes moved / time as % of triad (memory-bound kernels); compile: first call - median (g = graphs)\n")
+    if data["process_init_s"]:
+        print("one-off Dynamo/Inductor start-up, compiling a trivial function first (not in 'compile'): "
+              + ", ".join(f"{k} {v:.1f} s" for k, v in data["process_init_s"].items()) + "\n")
     print(report.main_table(data["kernels"], cols))
     for n in notes:
         print(f"note: {n}")

@@ -9,7 +9,7 @@ from ._util import nbytes
 
 NAME = "gelu"
 MEMORY_BOUND = True
-_SHAPE = {"small": (64, 256), "default": (4096, 2048), "gpu": (16384, 8192)}
+_SHAPE = {"small": (64, 256), "default": (2048, 2048), "gpu": (16384, 8192)}
 
 
 _C = math.sqrt(2.0 / math.pi)
