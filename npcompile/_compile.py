@@ -131,20 +131,23 @@ def _make_entry(fn: Callable) -> types.FunctionType:
 
 
 def _tensor_to_numpy(t, in_tensors, in_arrays):
-    for i, it in enumerate(in_tensors):
-        if t is it:
-            return in_arrays[i]
-    if in_tensors and t.numel() > 0:
-        ptr = t.data_ptr()
+    if in_tensors:
         for i, it in enumerate(in_tensors):
-            if ptr == it.data_ptr() and t.dtype == it.dtype and t.shape == it.shape and t.stride() == it.stride():
+            if t is it:
                 return in_arrays[i]
+        # A fresh (non-view) output has its own storage; only views can alias an input.
+        ptr = t.data_ptr() if t._is_view() else 0
+        if ptr:
+            for i, it in enumerate(in_tensors):
+                if ptr == it.data_ptr() and t.dtype == it.dtype and t.shape == it.shape \
+                        and t.stride() == it.stride():
+                    return in_arrays[i]  # out=, in-place, returned argument: the caller's own array
     try:
         a = t.numpy()
     except (RuntimeError, TypeError):
         a = t.numpy(force=True)
     if a.ndim == 0:
-        return a[()]
+        return a[()]  # NumPy returns scalars (numpy.float64...) where the shim has 0-D arrays
     return a
 
 
@@ -398,59 +401,47 @@ def _make_wrapper(state: _Compiled):
     def npcompiled(*args, **kwargs):
         if not config.trace_numpy and not _has_tensor(args, kwargs):
             return fn(*args, **kwargs)
-        bits = []
-        targs = []
+        targs = list(args)
         in_arrays = []
         in_tensors = []
+        bits = 0
         need_grad = False
+        has_base = False
+        i = 0
         for a in args:
-            if type(a) is _ndarray and a.dtype in torch_dtypes and a.flags.writeable:
-                try:
-                    t = _from_numpy(a)
-                except (ValueError, TypeError):
-                    bits.append("0")
-                    targs.append(a)
-                    continue
-                bits.append("1")
-                targs.append(t)
-                in_arrays.append(a)
-                in_tensors.append(t)
-            else:
-                if isinstance(a, _Tensor) and a.requires_grad:
-                    need_grad = True
-                elif isinstance(a, _ndarray):
-                    _fallback.note_array_argument(a, state._recorder)
-                bits.append("0")
-                targs.append(a)
-        mask = "".join(bits) if in_arrays else ""
-        if kwargs:
-            kwnames = []
-            tkw = {}
-            for k, v in kwargs.items():
-                if type(v) is _ndarray and v.dtype in torch_dtypes and v.flags.writeable:
+            if type(a) is _ndarray:
+                if a.dtype in torch_dtypes and a.flags.writeable:
                     try:
-                        t = _from_numpy(v)
-                    except (ValueError, TypeError):
-                        tkw[k] = v
-                        continue
-                    tkw[k] = t
-                    kwnames.append(k)
-                    in_arrays.append(v)
-                    in_tensors.append(t)
+                        t = _from_numpy(a)
+                    except (ValueError, TypeError):  # e.g. negative strides: Dynamo's own path copes
+                        t = None
+                    if t is not None:
+                        targs[i] = t
+                        bits |= 1 << i
+                        in_arrays.append(a)
+                        in_tensors.append(t)
+                        if a.base is not None:
+                            has_base = True
                 else:
-                    if isinstance(v, _Tensor) and v.requires_grad:
-                        need_grad = True
-                    tkw[k] = v
-            if kwnames:
-                mask = ("".join(bits) if "1" in bits else "") + "|" + ",".join(kwnames)
-            kwargs = tkw
-        if len(in_arrays) > 1:
+                    _fallback.note_array_argument(a, state._recorder)
+            elif isinstance(a, _Tensor):
+                if a.requires_grad:
+                    need_grad = True
+            elif isinstance(a, _ndarray):
+                _fallback.note_array_argument(a, state._recorder)
+            i += 1
+        mask = _mask_string(bits, i) if bits else ""
+        if kwargs:
+            kwargs, mask, nk, has_base_k, need_grad_k = _convert_kwargs(kwargs, mask, in_arrays, in_tensors, state)
+            has_base = has_base or has_base_k
+            need_grad = need_grad or need_grad_k
+        if len(in_arrays) > 1 and (has_base or len(set(map(id, in_arrays))) != len(in_arrays)):
             fixed = _alias_fix(in_arrays, in_tensors)
             if fixed is not in_tensors:
                 _apply_alias_fix(targs, kwargs, in_tensors, fixed)
                 in_tensors = fixed
-        grad_was = _is_grad_enabled()
-        if grad_was and not need_grad:
+        grad_off = not need_grad and _is_grad_enabled()
+        if grad_off:
             _set_grad_enabled(False)
         prior = _set_eval_frame(callback)
         try:
@@ -461,11 +452,53 @@ def _make_wrapper(state: _Compiled):
             raise
         finally:
             _set_eval_frame(prior)
-            if grad_was and not need_grad:
+            if grad_off:
                 _set_grad_enabled(True)
+        if type(out) is _Tensor:
+            return _tensor_to_numpy(out, in_tensors, in_arrays)
         return _unpack_out(out, in_tensors, in_arrays)
 
     return npcompiled
+
+
+_MASKS: dict = {}
+
+
+def _mask_string(bits: int, n: int) -> str:
+    """'1' for each positional argument passed as a tensor, e.g. '101' (cached: one str object per pattern)."""
+    key = (bits, n)
+    m = _MASKS.get(key)
+    if m is None:
+        m = _MASKS[key] = "".join("1" if bits >> j & 1 else "0" for j in range(n))
+    return m
+
+
+def _convert_kwargs(kwargs, mask, in_arrays, in_tensors, state):
+    kwnames = []
+    tkw = {}
+    has_base = need_grad = False
+    for k, v in kwargs.items():
+        if type(v) is _ndarray and v.dtype in _TORCH_DTYPES and v.flags.writeable:
+            try:
+                t = _from_numpy(v)
+            except (ValueError, TypeError):
+                tkw[k] = v
+                continue
+            tkw[k] = t
+            kwnames.append(k)
+            in_arrays.append(v)
+            in_tensors.append(t)
+            if v.base is not None:
+                has_base = True
+        else:
+            if isinstance(v, _Tensor) and v.requires_grad:
+                need_grad = True
+            elif isinstance(v, _ndarray):
+                _fallback.note_array_argument(v, state._recorder)
+            tkw[k] = v
+    if kwnames:
+        mask = mask + "|" + ",".join(kwnames)
+    return tkw, mask, len(kwnames), has_base, need_grad
 
 
 def _apply_alias_fix(targs, kwargs, old, new):
