@@ -21,7 +21,6 @@ from .._errors import UnsupportedFeature
 from . import _dtypes
 from ._ndarray import ndarray, view_of, wrap
 from ._normalize import as_tensor
-from ._ufuncs import _is_tracing
 
 __all__ = []
 
@@ -68,7 +67,7 @@ def _classify_array(x):
         if isinstance(x, (list, tuple)):
             raise IndexError(_INDEX_ERROR)
         raise IndexError("arrays used as indices must be of integer (or boolean) type")
-    if t.ndim == 0 and not _is_tracing(t):
+    if t.ndim == 0 and _eager(t):
         return _INT, _item(t)  # NumPy treats 0-d integer arrays as integers (a view results)
     return _ARR, t
 
@@ -91,9 +90,13 @@ class _Plan:
     advanced indices put their broadcast dims in place, separated ones in front) and ``element`` (integers
     only, one per dim: NumPy's single-element access), ``has_arr`` (an integer array is among the advanced
     indices: writes may repeat a position), ``whole_mask`` (one boolean index of the array's own shape) and
-    ``bounds`` (the integer arrays' bounds checks, run by ``check_bounds``: NumPy checks the value first)."""
+    ``bounds`` (the integer arrays' bounds checks, run by ``check_bounds``: NumPy checks the value first).
+    ``basic`` is None when it would select everything."""
 
     __slots__ = ("basic", "flips", "adv", "adjacent", "element", "has_arr", "whole_mask", "bounds")
+
+    def view(self, t):
+        return t if self.basic is None else t[self.basic]
 
     def check_bounds(self):
         for idx, n, axis in self.bounds:
@@ -119,7 +122,9 @@ def _plan(t: torch.Tensor, index) -> _Plan:
     p = _Plan()
     basic, flips, adv, adv_pos, bounds = [], [], [], [], []
     dim = vdim = 0  # current dim of t, and of the basic view
+    everything = True  # the basic index selects everything
     for pos, (kind, v) in enumerate(entries):
+        everything = everything and (kind in (_ELL, _MASK, _ARR) or kind is _SLICE and v == slice(None))
         if kind is _INT:
             basic.append(_check_int(v, shape[dim], dim))
             dim += 1
@@ -154,13 +159,30 @@ def _plan(t: torch.Tensor, index) -> _Plan:
             adv.append((vdim, v, k))
             adv_pos.append(pos)
             dim, vdim = dim + k, vdim + k
-    p.basic, p.flips, p.adv, p.bounds = tuple(basic), flips, adv, bounds
+    p.basic, p.flips, p.adv, p.bounds = None if everything else tuple(basic), flips, adv, bounds
     p.adjacent = not adv_pos or adv_pos[-1] - adv_pos[0] == len(adv_pos) - 1
     p.element = not fancy and n_ell == 0 and len(entries) == ndim and all(k is _INT for k, _ in entries)
     p.has_arr = any(k is _ARR for k, _ in entries)
     p.whole_mask = len(entries) == 1 and (entries[0][0] is _MASK and entries[0][1].shape == shape
                                           or entries[0][0] is _BOOL0 and ndim == 0)
     return p
+
+
+def _simple(t: torch.Tensor, index) -> int:
+    """For an index of Python ints and unit-step slices only (the common case, which torch indexes as NumPy
+    does): the number of ints, after checking them; else -1."""
+    entries = index if type(index) is tuple else (index,)
+    if len(entries) > t.ndim:
+        return -1
+    ints = 0
+    for dim, x in enumerate(entries):
+        tx = type(x)
+        if tx is builtins.int:
+            _check_int(x, t.shape[dim], dim)
+            ints += 1
+        elif tx is not slice or x.step is not None:
+            return -1
+    return ints
 
 
 def _check_int(i, n, axis):
@@ -196,12 +218,17 @@ def _check_mask(m, shape, dim):
 def _check_bounds(idx: torch.Tensor, n, axis):
     """IndexError naming the first out-of-bounds entry, as NumPy (eager only: while tracing, torch's own
     indexing asserts do this)."""
-    if idx.numel() == 0 or _is_tracing(idx):
+    if idx.numel() == 0 or not _eager(idx):
         return
-    bad = (idx >= n) | (idx < -n)
-    if bad.any():  # data-dependent: eager only
-        v = _item(idx[bad][0])
+    lo, hi = torch.aminmax(idx)
+    if lo.item() < -n or hi.item() >= n:  # data-dependent: eager only
+        v = _item(idx[(idx >= n) | (idx < -n)][0])
         raise IndexError(f"index {v} is out of bounds for axis {axis} with size {n}")
+
+
+def _eager(t: torch.Tensor) -> bool:
+    """Real values are at hand: a plain tensor outside any dispatch mode (fake tensors, tracing)."""
+    return type(t) is torch.Tensor and not torch._C._len_torch_dispatch_stack()
 
 
 # ---------------------------------------------------------------- a[index]
@@ -210,16 +237,22 @@ def _check_bounds(idx: torch.Tensor, n, axis):
 def getitem(a: ndarray, index):
     """``a[index]``: a view for basic indices, a copy for advanced ones and negative-step slices."""
     t = a.tensor
-    if type(index) is builtins.int and t.ndim:  # the common a[i]
-        r = t.select(0, _check_int(index, t.shape[0], 0))
-        return view_of(a, r) if r.ndim else wrap(r.clone())
+    ints = _simple(t, index)
+    if ints >= 0:
+        r = t[index]
+        return wrap(r.clone()) if ints == t.ndim else view_of(a, r)
     p = _plan(t, index)
-    p.check_bounds()
-    v = t[p.basic]
+    v = p.view(t)
     if p.flips:
         v = _flip(v, p.flips)
     if p.adv:
-        return wrap(_gather(v, p))
+        if t.device.type != "cpu":
+            p.check_bounds()  # elsewhere torch's own check is a device-side assert
+        try:
+            return wrap(_gather(v, p))
+        except IndexError:
+            p.check_bounds()  # NumPy's words
+            raise
     if p.flips:
         return wrap(v)
     return wrap(v.clone()) if p.element else view_of(a, v)
@@ -227,12 +260,23 @@ def getitem(a: ndarray, index):
 
 def _flip(t, dims):
     dims = [d for d in dims if t.shape[d] > 1]
-    return _dtypes.movable(t).flip(dims).view(t.dtype) if dims else t
+    return _moved(t, lambda m: m.flip(dims)) if dims else t
+
+
+def _moved(t, f):
+    """``f`` (a data-movement op) applied to ``t``, through a signed bit-view for the wide unsigned types."""
+    m = _dtypes.movable(t)
+    return f(m) if m is t else f(m).view(t.dtype)
 
 
 def _gather(v: torch.Tensor, p: _Plan) -> torch.Tensor:
+    if len(p.adv) == 1 and p.adjacent:  # one advanced index, no integers apart: torch places it as NumPy does
+        first, i, _ = p.adv[0]
+        return _moved(v, lambda m: m[(slice(None),) * first + (i,)] if first else m[i])
     adv_dims, rest = _split_dims(v, p)
-    r = _dtypes.movable(v).permute(adv_dims + rest)[tuple(i for _, i, _ in p.adv)].view(v.dtype)
+    order = adv_dims + rest
+    idx = tuple(i for _, i, _ in p.adv)
+    r = _moved(v, lambda m: (m if order == sorted(order) else m.permute(order))[idx])
     nb = r.ndim - len(rest)
     first = p.adv[0][0]
     if p.adjacent and first and nb:
@@ -255,37 +299,48 @@ def setitem(a: ndarray, index, value):
     if not a._writeable:
         raise ValueError("assignment destination is read-only")
     t = a.tensor
+    ints = _simple(t, index)
+    if ints >= 0:
+        return _assign_basic(t[index], (), value, ints == t.ndim)
     p = _plan(t, index)
-    v = t[p.basic]
+    v = p.view(t)
     if p.adv:
         _assign_advanced(v, p, value)
-    elif type(value) in _PY_SCALARS and not p.flips:
-        v.fill_(_python_value(value, _dtypes.from_torch(t.dtype)))
     else:
-        val = _value_tensor(value, t.dtype, p.element)
-        val = _fit(val, v.shape, "could not broadcast input array from shape {} into shape {}")
-        v.copy_(_flip(_unaliased(val, v), p.flips))
+        _assign_basic(v, p.flips, value, p.element)
+
+
+def _assign_basic(v, flips, value, element):
+    if type(value) in _PY_SCALARS and not flips:
+        v.fill_(_python_value(value, _dtypes.from_torch(v.dtype)))
+        return
+    val = _value_tensor(value, v.dtype, element)
+    if val.ndim > v.ndim and isinstance(value, (list, tuple)):  # NumPy coerces the list to at most v.ndim dims
+        raise ValueError("setting an array element with a sequence. The requested array would exceed the maximum "
+                         f"number of dimension of {v.ndim}.")
+    val = _fit(val, v.shape, "could not broadcast input array from shape {} into shape {}")
+    v.copy_(_flip(_unaliased(val, v), flips))
 
 
 def _assign_advanced(v, p, value):
-    idx = []
-    for _, i, _ in p.adv:
-        idx.extend(i.nonzero().unbind(1) if i.dtype == torch.bool else (i,))
-    try:
-        b = torch.broadcast_shapes(*(i.shape for i in idx))
-    except RuntimeError:
-        raise IndexError("shape mismatch: indexing arrays could not be broadcast together with shapes "
-                         + " ".join(str(tuple(i.shape)).replace(" ", "") for i in idx)) from None
     adv_dims, rest = _split_dims(v, p)
-    rest_shape = [v.shape[d] for d in rest]
-    first = p.adv[0][0]  # the number of rest dims before the advanced ones
-    nb = len(b)
-    shape = tuple(rest_shape[:first]) + tuple(b) + tuple(rest_shape[first:]) if p.adjacent else tuple(b) + tuple(
-        rest_shape)
+    order = adv_dims + rest
+    target = _dtypes.movable(v if order == sorted(order) else v.permute(order))
     val = _value_tensor(value, v.dtype, False)
     if p.whole_mask and val.ndim > 1:
         raise TypeError("NumPy boolean array indexing assignment requires a 0 or 1-dimensional input, input has "
                         f"{val.ndim} dimensions")
+    if val.numel() == 1:  # one value: it fits any result, and repeated positions get the same value
+        p.check_bounds()
+        target.index_put_(tuple(i for _, i, _ in p.adv), _dtypes.movable(val.reshape(()).to(v.dtype)))
+        return
+    idx = []
+    for _, i, _ in p.adv:
+        idx.extend(i.nonzero().unbind(1) if i.dtype == torch.bool else (i,))
+    b = _broadcast_indices(idx)
+    nb, first = len(b), p.adv[0][0]  # first: the number of rest dims before the advanced ones
+    rest_shape = tuple(v.shape[d] for d in rest)
+    shape = rest_shape[:first] + tuple(b) + rest_shape[first:] if p.adjacent else tuple(b) + rest_shape
     val = _fit(val, shape, "shape mismatch: value array of shape {} could not be broadcast to indexing result of "
                            "shape {}", lenient_empty=True)
     p.check_bounds()
@@ -294,11 +349,19 @@ def _assign_advanced(v, p, value):
     if p.adjacent and first and nb:
         val = val.movedim(tuple(range(first, first + nb)), tuple(range(nb)))
     val = _flip(val, [nb + rest.index(f) for f in p.flips])
-    idx = [i.expand(b) for i in idx]
-    if p.has_arr:
-        idx, val = _last_wins(idx, [v.shape[d] for d in adv_dims], val, nb)
-    target = _dtypes.movable(v).permute(adv_dims + rest)
+    if p.has_arr and any(val.stride(d) for d in range(nb)):  # repeated positions may get different values
+        idx, val = _last_wins([i.expand(b) for i in idx], [v.shape[d] for d in adv_dims], val)
     target.index_put_(tuple(idx), _dtypes.movable(_unaliased(val.to(v.dtype), v)))
+
+
+def _broadcast_indices(idx):
+    if len(idx) == 1:
+        return idx[0].shape
+    try:
+        return torch.broadcast_shapes(*(i.shape for i in idx))
+    except RuntimeError:
+        raise IndexError("shape mismatch: indexing arrays could not be broadcast together with shapes "
+                         + " ".join(str(tuple(i.shape)).replace(" ", "") for i in idx)) from None
 
 
 def _numel(shape):
@@ -308,22 +371,22 @@ def _numel(shape):
     return n
 
 
-def _last_wins(idx, sizes, val, nb):
-    """Keep only the last write to each position (NumPy's order); the rest are dropped before writing."""
-    n = idx[0].numel()
+def _last_wins(idx, sizes, val):
+    """The writes of ``val`` (shaped like the broadcast indices, then the rest) at ``idx``, keeping only the last
+    write to each position (NumPy's order), so that torch's unordered writes cannot pick another."""
+    n, nb = idx[0].numel(), idx[0].ndim
     if n <= 1:
         return idx, val
-    lin = torch.zeros((), dtype=torch.int64, device=idx[0].device)
-    for i, size in zip(idx, sizes):
-        lin = lin * size + torch.where(i < 0, i + size, i)
-    lin = lin.reshape(-1)
-    order = torch.argsort(lin, stable=True)
-    s = lin[order]
-    last = torch.ones_like(s, dtype=torch.bool)
-    last[:-1] = s[1:] != s[:-1]
+    lin = idx[0].remainder(sizes[0])  # bounds were checked: sizes are positive
+    for i, size in zip(idx[1:], sizes[1:]):
+        lin = lin * size + i.remainder(size)
+    s, order = torch.sort(lin.reshape(-1), stable=True)
+    repeats = s[1:] == s[:-1]
+    if _eager(s) and not repeats.any():  # data-dependent shortcut: eager only
+        return idx, val
+    last = torch.cat([~repeats, repeats.new_ones(1)])
     keep = order[last]
-    flat = val.reshape((n,) + tuple(val.shape[nb:]))
-    return [i.reshape(-1)[keep] for i in idx], flat[keep]
+    return [i.reshape(-1)[keep] for i in idx], val.reshape((n,) + tuple(val.shape[nb:]))[keep]
 
 
 def _python_value(x, d: _np.dtype):

@@ -263,16 +263,7 @@ def min(self, axis=None, out=None, keepdims=False, initial=_np._NoValue, where=T
     return amin(self, axis, out, keepdims, initial, where)
 
 
-def __getitem__(self, index):
-    from ._indexing import getitem
-
-    return getitem(self, index)
-
-
-def __setitem__(self, index, value):
-    from ._indexing import setitem
-
-    setitem(self, index, value)
+from ._indexing import getitem as __getitem__, setitem as __setitem__  # noqa: E402  (bound directly: no per-call import)
 
 
 def dump(self, file):
