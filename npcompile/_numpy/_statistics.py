@@ -47,10 +47,12 @@ def _sort_last(x):
     return torch.gather(x, -1, torch.sort(x.real, dim=-1, stable=True).indices)
 
 
-def _prepare(a, axis):
-    """(sorted values with the reduced axes flattened last, normalized axes, input shape)."""
+def _prepare(a, axis, nan=False):
+    """(sorted values with the reduced axes flattened last, normalized axes, input tensor)."""
     t = as_tensor(a)
     axes = reduction_axes(axis, t.ndim, ufunc_like=False)
+    if not axes and t.numel() == 0 and not nan:  # as NumPy, which reshapes to add the empty axis
+        raise ValueError(f"cannot reshape array of size 0 into shape {tuple(t.shape) + ('newaxis',)}")
     x = _flat(t, axes) if axes else t.unsqueeze(-1)
     if x.dtype in (torch.uint16, torch.uint32, torch.uint64):
         if x.dtype == torch.uint64:
@@ -80,7 +82,7 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
 
 
 def _median(a, axis, out, keepdims, nan):
-    s, axes, t = _prepare(a, axis)
+    s, axes, t = _prepare(a, axis, nan)
     acc, res = _mean_dtypes(_dtypes.from_torch(t.dtype), None)
     n = s.shape[-1]
     if n == 0:
@@ -117,9 +119,9 @@ def _positions(method, n, q):
     if method in _CONTINUOUS:
         alpha, beta = _CONTINUOUS[method]
         v = n * q + alpha + q * (1 - alpha - beta) - 1
-        v = torch.minimum(torch.clamp(v, min=0), n - 1)
-        lo = torch.floor(v)
-        return lo, torch.minimum(lo + 1, n - 1), v - lo
+        vc = torch.minimum(torch.clamp(v, min=0), n - 1)
+        lo = torch.floor(vc)  # beyond either end NumPy interpolates the end value with itself
+        return lo, torch.where((v < 0) | (v >= n - 1), lo, lo + 1), vc - lo
     v = (n - 1) * q
     if method in ("lower", "higher", "nearest"):
         i = {"lower": torch.floor, "higher": torch.ceil, "nearest": torch.round}[method](v)
@@ -142,9 +144,8 @@ def _positions(method, n, q):
     return i, i, torch.zeros_like(i)
 
 
-def _lerp(a, b, g):
-    """a + (b - a) * g, computed from the nearer end for accuracy."""
-    d = b - a
+def _lerp(a, b, g, d):
+    """a + d * g with d = b - a, computed from the nearer end for accuracy."""
     return torch.where(g >= 0.5, b - d * (1 - g), a + d * g)
 
 
@@ -183,18 +184,21 @@ def _quantile(a, q, axis, out, method, keepdims, weights, nan, scale=1):
     if weights is not None:
         r, axes = _weighted_inverted_cdf(t, qf, axis, weights, nan)
     else:
-        s, axes, t = _prepare(t, axis)
-        r = _gather_quantiles(s, qf, method, nan)
+        s, axes, t = _prepare(t, axis, nan)
+        r = _gather_quantiles(s, qf, method, nan, t.dtype)
     r = r.to(_dtypes.to_torch(res)) if not r.is_floating_point() or res.kind in "fc" else torch.round(r).to(
         _dtypes.to_torch(res))
     return _to_out(_place(r, axes, t, keepdims, tuple(qt.shape)), out)
 
 
-def _gather_quantiles(s, qf, method, nan):
+def _gather_quantiles(s, qf, method, nan, in_dtype):
     """Quantiles ``qf`` of each sorted slice ``s`` (..., n) -> (..., len(qf))."""
     n = s.shape[-1]
     if n == 0:
-        raise IndexError("index -1 is out of bounds for axis 0 with size 0")
+        if not nan:
+            raise IndexError("index -1 is out of bounds for axis 0 with size 0")
+        dt = s.dtype if s.is_floating_point() else torch.float64
+        return torch.full(s.shape[:-1] + (qf.numel(),), torch.nan, dtype=dt, device=s.device)
     inexact = s.is_floating_point()
     if nan and inexact:
         cnt = (~torch.isnan(s)).sum(-1, keepdim=True).to(torch.float64)
@@ -204,9 +208,13 @@ def _gather_quantiles(s, qf, method, nan):
     lo, hi, g = _positions(method, torch.clamp(cnt, min=1), qf.to(s.device))
     shape = s.shape[:-1] + (qf.numel(),)
     lo, hi, g = (x.expand(shape) for x in (lo, hi, g))
-    work = s.to(torch.float64) if not inexact else s
-    a, b = torch.gather(work, -1, lo.long()), torch.gather(work, -1, hi.long())
-    r = _lerp(a, b, g.to(work.dtype))
+    a, b = torch.gather(s, -1, lo.long()), torch.gather(s, -1, hi.long())
+    if method in _DISCONTINUOUS:
+        r = a
+    elif inexact:
+        r = _lerp(a, b, g.to(s.dtype), b - a)
+    else:  # NumPy subtracts in the input's integer dtype, so b - a wraps around
+        r = _lerp(a.to(torch.float64), b.to(torch.float64), g, (b - a).to(in_dtype).to(torch.float64))
     if inexact:
         bad = (cnt == 0) if nan else torch.isnan(s[..., -1:])
         r = torch.where(bad, torch.nan, r)
@@ -280,16 +288,19 @@ def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=_NoValue):
 # ---------------------------------------------------------------- histograms
 
 
-def _linspace(first, last, num, dtype):
-    """NumPy's ``linspace(first, last, num)``: start + i * step in float64, the last point exactly ``last``."""
-    step = (last - first) / (num - 1)
-    e = torch.arange(num, dtype=torch.float64) * step + first
-    e[-1] = last
+def _linspace(first, last, num, comp, dtype):
+    """NumPy's ``linspace(first, last, num)`` computed in ``comp`` (the dtype of the end points, as NumPy's):
+    start + i * step, the last point exactly ``last``; returned as ``dtype``."""
+    c = _dtypes.to_torch(comp)
+    f, la = torch.tensor(first, dtype=c), torch.tensor(last, dtype=c)
+    e = torch.arange(num, dtype=c) * ((la - f) / (num - 1)) + f
+    e[-1] = la
     return e.to(_dtypes.to_torch(dtype))
 
 
 def _outer_edges(x, range):
-    """(first, last) of the bins as Python floats: ``range`` or the data's extent, widened when empty."""
+    """(first, last) of the bins: ``range`` or the data's extent (widened when empty or a point), and the
+    dtype NumPy computes their linspace in (the data's, or float64 for a Python range)."""
     if range is not None:
         first, last = range
         if first > last:
@@ -304,11 +315,21 @@ def _outer_edges(x, range):
             raise ValueError(f"autodetected range of [{first}, {last}] is not finite")
     if first == last:
         first, last = first - 0.5, last + 0.5
-    return first, last
+    return first, last, _F8 if range is not None or x.numel() == 0 else _dtypes.result_type(x, 1.0)
+
+
+def _float(x):
+    """Statistics of the data in its own float dtype (NumPy's), integers in float64."""
+    return x if x.is_floating_point() else x.to(torch.float64)
 
 
 def _ptp(x):
-    return (x.max() - x.min()).item() if x.numel() else 0.0
+    """max - min: in the data's float dtype, exactly for integers."""
+    if not x.numel():
+        return 0.0
+    if x.is_floating_point():
+        return (x.max() - x.min()).item()
+    return float(x.max().item() - x.min().item())
 
 
 def _iqr(x):
@@ -333,7 +354,7 @@ def _stone(x, r):
 
     def risk(nbins):
         width = ptp / nbins
-        p = _count(x, _linspace(r[0], r[1], nbins + 1, _F8), None).to(torch.float64) / n
+        p = _count(x, _linspace(r[0], r[1], nbins + 1, r[2], r[2]), None).to(torch.float64) / n
         return (2 - (n + 1) * torch.dot(p, p).item()) / width
 
     best = builtins.min(builtins.range(1, upper + 1), key=risk)
@@ -346,7 +367,7 @@ def _doane(x, r):
     n = x.numel()
     if n <= 2:
         return 0.0
-    xf = x.to(torch.float64)
+    xf = _float(x)
     sigma = torch.std(xf, correction=0).item()
     if sigma <= 0:
         return 0.0
@@ -365,7 +386,7 @@ _ESTIMATORS = {
     "sturges": _sturges,
     "rice": lambda x, r: _ptp(x) / (2.0 * x.numel() ** (1.0 / 3)),
     "scott": lambda x, r: (24.0 * math.pi ** 0.5 / x.numel()) ** (1.0 / 3.0) * torch.std(
-        x.to(torch.float64), correction=0).item(),
+        _float(x), correction=0).item(),
     "fd": _fd, "stone": _stone, "doane": _doane, "auto": _auto,
 }
 
@@ -377,16 +398,16 @@ def _bin_edges(x, bins, range, weights):
             raise ValueError(f"{bins!r} is not a valid estimator for `bins`")
         if weights is not None:
             raise TypeError("Automated estimation of the number of bins is not supported for weighted data")
-        first, last = _outer_edges(x, range)
+        first, last, comp = _outer_edges(x, range)
         inside = x if range is None else x[(x >= first) & (x <= last)]
         if inside.numel() == 0:
             nbins = 1
         else:
-            width = _ESTIMATORS[bins](inside, (first, last))
+            width = _ESTIMATORS[bins](inside, (first, last, comp))
             if width and not (x.is_floating_point() or x.is_complex()):
                 width = builtins.max(width, 1)  # integer data: bins at least one unit wide
             nbins = int(math.ceil((last - first) / width)) if width else 1
-        return _linspace(first, last, nbins + 1, _edge_dtype(x, first, last)), True
+        return _linspace(first, last, nbins + 1, comp, _edge_dtype(x, first, last)), True
     b = as_tensor(bins)
     if b.ndim == 0:
         try:
@@ -395,8 +416,8 @@ def _bin_edges(x, bins, range, weights):
             raise TypeError("`bins` must be an integer, a string, or an array") from None
         if nbins < 1:
             raise ValueError("`bins` must be positive, when an integer")
-        first, last = _outer_edges(x, range)
-        return _linspace(first, last, nbins + 1, _edge_dtype(x, first, last)), True
+        first, last, comp = _outer_edges(x, range)
+        return _linspace(first, last, nbins + 1, comp, _edge_dtype(x, first, last)), True
     if b.ndim != 1:
         raise ValueError("`bins` must be 1d, when an array")
     if _eager(b) and bool((b[1:] < b[:-1]).any()):  # data check, eager only
@@ -441,7 +462,7 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
     edges, _ = _bin_edges(x, bins, range, w)
     hist = _count(x, edges, w)
     if density:
-        widths = torch.diff(edges.to(torch.float64))
+        widths = torch.diff(edges).to(torch.float64)
         hist = hist.to(torch.float64) / (hist.sum().to(torch.float64) * widths)
     return wrap(hist), wrap(edges)
 
@@ -461,8 +482,8 @@ def _dd_edges(col, b, r):
         n = operator.index(b)
         if n < 1:
             raise ValueError("`bins[i]` must be positive, when an integer")
-        first, last = _outer_edges(col, r)
-        return _linspace(first, last, n + 1, _F8)
+        first, last, comp = _outer_edges(col, r)
+        return _linspace(first, last, n + 1, comp, comp)
     if bt.ndim != 1:
         raise ValueError("`bins[i]` must be a scalar or 1d array")
     if _eager(bt) and bool((bt[1:] < bt[:-1]).any()):  # data check, eager only
@@ -512,7 +533,7 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):  # noq
         for i, e in enumerate(edges):
             sh = [1] * d
             sh[i] = -1
-            hist = hist / torch.diff(e.to(torch.float64)).reshape(sh)
+            hist = hist / torch.diff(e).to(torch.float64).reshape(sh)
     return wrap(hist), [wrap(e) for e in edges]
 
 
@@ -538,7 +559,7 @@ def bincount(x, /, weights=None, minlength=0):
     if t.ndim != 1:
         raise ValueError("object too deep for desired array" if t.ndim > 1 else "object of too small depth for "
                          "desired array")
-    if not _np.can_cast(_dtypes.from_torch(t.dtype), _np.intp, "safe"):
+    if not _np.can_cast(_dtypes.from_torch(t.dtype), _np.intp, "same_kind"):
         raise TypeError(f"Cannot cast array data from {_dtypes.from_torch(t.dtype)!r} to dtype('int64') according "
                         "to the rule 'safe'")
     minlength = operator.index(minlength)
@@ -578,21 +599,21 @@ def digitize(x, bins, right=False):
 # ---------------------------------------------------------------- covariance
 
 
-def _rows(m, rowvar, dtype):
-    x = as_tensor(m)
+def _rows(x, rowvar, dtype, name):
+    """Variables as rows: ``x`` at least 2-D, transposed for ``rowvar=False`` (NumPy keeps a 1-D ``m``, and a
+    ``y`` with one row, as they are)."""
     if x.ndim > 2:
-        raise ValueError("m has more than 2 dimensions")
+        raise ValueError(f"{name} has more than 2 dimensions")
+    flip = not rowvar and (x.ndim != 1 if name == "m" else x.ndim == 2 and x.shape[0] != 1)
     x = x.reshape(1, -1) if x.ndim < 2 else x
-    if not rowvar and x.shape[0] != 1:
-        x = x.T
-    return x.to(_dtypes.to_torch(dtype))
+    return (x.T if flip else x).to(_dtypes.to_torch(dtype))
 
 
 def _obs_weights(w, n, name):
     if w is None:
         return None
-    w = as_tensor(w)
-    if name == "fweights" and not (w.dtype == torch.bool or not (w.is_floating_point() or w.is_complex())):
+    w = as_tensor(w).to(torch.float64)
+    if name == "fweights" and _eager(w) and not bool((w == torch.round(w)).all()):  # data check, eager only
         raise TypeError("fweights must be integer")
     if w.ndim > 1:
         raise RuntimeError(f"cannot handle multidimensional {name}")
@@ -600,7 +621,7 @@ def _obs_weights(w, n, name):
         raise RuntimeError(f"incompatible numbers of samples and {name}")
     if _eager(w) and bool((w < 0).any()):  # data check, eager only
         raise ValueError(f"{name} cannot be negative")
-    return w.to(torch.float64)
+    return w
 
 
 def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, *, dtype=None):
@@ -609,12 +630,12 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
         raise ValueError("ddof must be integer")
     ops = [as_tensor(m)] + ([] if y is None else [as_tensor(y)])
     dt = _dtypes.to_dtype(dtype) if dtype is not None else _dtypes.result_type(*ops, _F8)
-    x = _rows(ops[0], rowvar, dt)
+    x = _rows(ops[0], rowvar, dt, "m")
     if y is not None:
-        yt = as_tensor(y)
-        if yt.ndim > 2:
-            raise ValueError("y has more than 2 dimensions")
-        x = torch.cat([x, _rows(yt, rowvar, dt)], 0)
+        yr = _rows(ops[1], rowvar, dt, "y")
+        if yr.shape[1] != x.shape[1]:
+            raise ValueError("all the input array dimensions except for the concatenation axis must match exactly")
+        x = torch.cat([x, yr], 0)
     if x.shape[0] == 0:
         return wrap(torch.empty((0, 0), dtype=x.dtype))
     ddof = (0 if bias else 1) if ddof is None else int(ddof)
@@ -631,7 +652,7 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
         warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=2)
         fact = 0
     elif isinstance(fact, torch.Tensor):
-        fact = torch.clamp(fact, min=0)
+        fact = torch.clamp(fact.real, min=0)
     xc = x - avg.to(x.dtype)
     xw = xc if w is None else xc * w.to(xc.dtype)
     c = (xc @ xw.T.conj()) / fact

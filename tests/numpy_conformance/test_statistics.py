@@ -1,0 +1,164 @@
+"""Differential tests of median, quantiles, histograms, bincount, digitize, cov and corrcoef against NumPy."""
+
+import numpy
+import pytest
+from hypothesis import given, strategies as st
+
+from tests.numpy_conformance.harness import assert_matches
+from tests.numpy_conformance.strategies import ALL, FLOAT, INTEGER, REAL, arrays, axes, dtypes, shapes
+
+pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
+
+METHODS = ["linear", "lower", "higher", "midpoint", "nearest", "inverted_cdf", "averaged_inverted_cdf",
+           "closest_observation", "interpolated_inverted_cdf", "hazen", "weibull", "median_unbiased",
+           "normal_unbiased"]
+NONEMPTY = shapes(min_dims=1, max_dims=3, min_side=1, max_side=5)
+NUMERIC = [d for d in ALL if d.kind != "b" and d != numpy.dtype("uint64")]
+
+
+@given(arrays(dtypes(NUMERIC), shapes(max_dims=3, max_side=5)), st.data(), st.booleans())
+def test_median(a, data, keepdims):
+    axis = data.draw(axes(a.ndim))
+    assert_matches(lambda xp, a: xp.median(a, axis=axis, keepdims=keepdims), a)
+
+
+@given(arrays(dtypes(INTEGER[:3] + INTEGER[4:7] + FLOAT), NONEMPTY), st.data(), st.sampled_from(METHODS))
+def test_quantile_methods(a, data, method):
+    axis = data.draw(axes(a.ndim))
+    q = data.draw(st.one_of(st.floats(0, 1), st.lists(st.floats(0, 1), min_size=1, max_size=3)))
+    keepdims = data.draw(st.booleans())
+    assert_matches(lambda xp, a: xp.quantile(a, q, axis=axis, method=method, keepdims=keepdims), a)
+    assert_matches(lambda xp, a: xp.percentile(a, numpy.multiply(q, 100), axis=axis, method=method), a)
+
+
+@given(st.sampled_from(METHODS), st.data())
+def test_nan_quantiles(method, data):
+    a = data.draw(arrays(dtypes(FLOAT), NONEMPTY, finite=True)).copy()
+    a[data.draw(arrays(numpy.bool_, a.shape, views=False))] = numpy.nan
+    axis = data.draw(axes(a.ndim))
+    # a Python float q: with a float64 array q, NumPy's dtype for all-NaN input depends on the values
+    assert_matches(lambda xp, a: xp.nanquantile(a, 0.25, axis=axis, method=method), a)
+    assert_matches(lambda xp, a: xp.nanpercentile(a, 30, axis=axis, method=method, keepdims=True), a)
+    assert_matches(lambda xp, a: xp.nanmedian(a, axis=axis), a)
+
+
+@given(arrays(dtypes(FLOAT + INTEGER[:3]), shapes(min_dims=1, max_dims=2, min_side=1, max_side=6), finite=True),
+       st.data())
+def test_weighted_inverted_cdf(a, data):
+    w = data.draw(arrays(numpy.dtype("int8"), a.shape, views=False)) % 4
+    if a.ndim == 2:
+        w[:, 0] = 1  # every slice has positive weight
+    else:
+        w[0] = 1
+    q = data.draw(st.lists(st.sampled_from([0, 0.1, 0.25, 1 / 3, 0.5, 0.75, 1.0]), min_size=1, max_size=3))
+    axis = a.ndim - 1
+    assert_matches(lambda xp, a, w: xp.quantile(a, q, axis=axis, method="inverted_cdf", weights=w), a, w)
+
+
+def test_quantile_errors_and_dtypes():
+    a = numpy.arange(6.0).reshape(2, 3)
+    assert_matches(lambda xp, a: xp.quantile(a, 1.5), a)
+    assert_matches(lambda xp, a: xp.quantile(a, [0.5, -0.1]), a)
+    assert_matches(lambda xp, a: xp.percentile(a, 101), a)
+    assert_matches(lambda xp, a: xp.quantile(a, 0.5, method="foo"), a)
+    assert_matches(lambda xp, a: xp.quantile(a, 0.5, weights=numpy.ones(6).reshape(2, 3)), a)
+    assert_matches(lambda xp, a: xp.quantile(a, 0.5, method="inverted_cdf", weights=-numpy.ones((2, 3))), a)
+    assert_matches(lambda xp, a: xp.quantile(a + 1j, 0.5), a)
+    assert_matches(lambda xp, a: xp.quantile(a > 2, 0.5), a)
+    assert_matches(lambda xp, a: xp.quantile(a, 0.5, axis=2), a)
+    assert_matches(lambda xp, a: xp.quantile(a[0, 0], 0.5, axis=0), a)
+    assert_matches(lambda xp, a: xp.quantile(a, [[0.1], [0.5]], axis=1, keepdims=True), a)
+    assert_matches(lambda xp, a: xp.quantile(a, 0.5, axis=1, out=xp.zeros(2, numpy.float32)), a)
+    for q in (1, numpy.float32(0.5), numpy.array([0.5], numpy.float16), numpy.array([1], numpy.int8)):
+        for m in ("linear", "midpoint", "weibull", "nearest"):
+            assert_matches(lambda xp, a: xp.quantile(a, q, method=m), a.astype(numpy.int8))
+    assert_matches(lambda xp, a: xp.median(a), numpy.zeros(0))
+    assert_matches(lambda xp, a: xp.median(a), numpy.array([1 + 1j, 2, 3, 4j]))
+    assert_matches(lambda xp, a: xp.median(a, axis=0), numpy.array(3.0))
+
+
+HIST_BINS = [10, 1, 3, "auto", "fd", "doane", "scott", "stone", "rice", "sturges", "sqrt"]
+
+
+@given(arrays(dtypes(INTEGER[:4] + FLOAT[1:]), shapes(max_dims=2, max_side=8), finite=True),
+       st.sampled_from(HIST_BINS), st.sampled_from([None, (-1.0, 2.0), (0, 0)]), st.booleans())
+def test_histogram(a, bins, rng, density):
+    a = numpy.round(a, 1)  # no subnormal spreads: NumPy's estimators then ask for astronomically many bins
+    assert_matches(lambda xp, a: xp.histogram(a, bins=bins, range=rng, density=density), a)
+    assert_matches(lambda xp, a: xp.histogram_bin_edges(a, bins=bins, range=rng), a)
+
+
+@given(arrays(dtypes(FLOAT[1:]), shapes(min_dims=1, max_dims=1, max_side=10), finite=True), st.booleans())
+def test_histogram_edges_and_weights(a, density):
+    w = numpy.linspace(0.0, 1.0, a.size)
+    assert_matches(lambda xp, a: xp.histogram(a, bins=[-100.0, 0.0, 0.5, 100.0], weights=w, density=density), a)
+    assert_matches(lambda xp, a: xp.histogram(a, bins=4, weights=w.astype(numpy.float32)), a)
+
+
+def test_histogram_errors():
+    a = numpy.array([0.0, 1.0, 2.0, 3.0])
+    for kw in ({"bins": 0}, {"bins": 2.5}, {"bins": "foo"}, {"bins": [1, 0]}, {"range": (1, 0)},
+               {"range": (0, numpy.inf)}, {"bins": "auto", "weights": a}, {"weights": a[:2]},
+               {"bins": [[1, 2]]}):
+        assert_matches(lambda xp, a: xp.histogram(a, **kw), a)
+    assert_matches(lambda xp, a: xp.histogram(a), numpy.array([1.0, numpy.nan]))
+    assert_matches(lambda xp, a: xp.histogram(a), numpy.zeros(0))
+
+
+@given(arrays(dtypes(FLOAT[1:]), (12, 2), finite=True), st.sampled_from([3, [2, 4], [numpy.array([-1.0, 0, 1.0]), 2]]),
+       st.booleans())
+def test_histogram2d_dd(xy, bins, density):
+    w = numpy.arange(12.0)
+    assert_matches(lambda xp, xy: xp.histogram2d(xy[:, 0], xy[:, 1], bins=bins, density=density, weights=w), xy)
+    assert_matches(lambda xp, xy: xp.histogramdd(xy, bins=bins, range=[(-1, 1), None]), xy)
+    assert_matches(lambda xp, xy: xp.histogramdd([xy[:, 0], xy[:, 1], xy[:, 0]], bins=2), xy)
+
+
+@given(arrays(dtypes([numpy.dtype(t) for t in ("bool", "int8", "uint8", "int64", "float64")]),
+              shapes(min_dims=1, max_dims=1, max_side=8)), st.integers(0, 4), st.booleans())
+def test_bincount(x, minlength, weighted):
+    x = numpy.abs(x) % 6 if x.dtype.kind in "iu" else x
+    w = numpy.linspace(-1, 1, x.size) if weighted else None
+    assert_matches(lambda xp, x: xp.bincount(x, weights=w, minlength=minlength), x)
+
+
+def test_bincount_errors():
+    x = numpy.array([1, 2])
+    assert_matches(lambda xp, x: xp.bincount(x - 3), x)
+    assert_matches(lambda xp, x: xp.bincount(x, minlength=-1), x)
+    assert_matches(lambda xp, x: xp.bincount(x.reshape(1, 2)), x)
+    assert_matches(lambda xp, x: xp.bincount(x, weights=[1.0]), x)
+    assert_matches(lambda xp, x: xp.bincount(x.astype(numpy.uint64)), x)
+
+
+@given(arrays(dtypes(INTEGER[:4] + FLOAT[1:]), shapes(max_dims=2, max_side=5), finite=True),
+       st.lists(st.integers(-5, 5), max_size=5), st.booleans(), st.booleans())
+def test_digitize(x, bins, decreasing, right):
+    bins = sorted(bins, reverse=decreasing)
+    assert_matches(lambda xp, x: xp.digitize(x, numpy.array(bins, dtype=numpy.float64), right=right), x)
+    assert_matches(lambda xp, x: xp.digitize(x, [1, 0, 2]), x)
+
+
+@given(arrays(dtypes(INTEGER[:4] + FLOAT[1:] + [numpy.dtype("complex128")]), shapes(min_dims=1, max_dims=2,
+              min_side=1, max_side=6), finite=True), st.booleans(), st.booleans(), st.sampled_from([None, 0, 2]))
+def test_cov_corrcoef(m, rowvar, bias, ddof):
+    m = m / 100 if m.dtype.kind in "fc" else m
+    tol = {"rtol": 1e-3, "atol": 1e-4}
+    assert_matches(lambda xp, m: xp.cov(m, rowvar=rowvar, bias=bias, ddof=ddof), m, **tol)
+    assert_matches(lambda xp, m: xp.corrcoef(m, rowvar=rowvar), m, **tol)
+    n = m.shape[-1] if rowvar or m.ndim == 1 else m.shape[0]
+    fw, aw = numpy.arange(n) % 3, numpy.linspace(0.5, 1, n)
+    assert_matches(lambda xp, m: xp.cov(m, rowvar=rowvar, fweights=fw, aweights=aw), m, **tol)
+    assert_matches(lambda xp, m: xp.cov(m, m, rowvar=rowvar, dtype=numpy.float32), m, **tol)
+
+
+def test_cov_errors():
+    m = numpy.arange(12.0).reshape(3, 4)
+    assert_matches(lambda xp, m: xp.cov(m.reshape(2, 2, 3)), m)
+    assert_matches(lambda xp, m: xp.cov(m, fweights=[1.5, 1, 1, 1]), m)
+    assert_matches(lambda xp, m: xp.cov(m, fweights=[1, 1, 1]), m)
+    assert_matches(lambda xp, m: xp.cov(m, fweights=[-1, 1, 1, 1]), m)
+    assert_matches(lambda xp, m: xp.cov(m, aweights=[[1, 1, 1, 1]]), m)
+    assert_matches(lambda xp, m: xp.cov(m[:, :1]), m)
+    assert_matches(lambda xp, m: xp.cov(m[:0]), m)
+    assert_matches(lambda xp, m: xp.corrcoef(m[0]), m)
