@@ -71,16 +71,33 @@ def _finish(r, out, name):
 
 _ONE_AXIS = {"fft": torch.fft.fft, "ifft": torch.fft.ifft, "rfft": torch.fft.rfft, "irfft": torch.fft.irfft,
              "hfft": torch.fft.hfft, "ihfft": torch.fft.ihfft}
+_REAL_OUT = ("irfft", "hfft")
+_HALF_OUT = ("rfft", "ihfft")
 
 
-def _one_axis(name, a, n, axis, norm, out):
+def _transform(kind, t, n, dim, norm):
+    """One 1-D transform of tensor ``t`` (``n`` None: the transform's default for ``t``).  As in NumPy,
+    irfft/hfft of real float16 input stay float16."""
+    if n is None:
+        n = 2 * (t.shape[dim] - 1) if kind in _REAL_OUT else t.shape[dim]
+    n = _points(n)
+    x = _inexact(t, kind, real_only=kind in _HALF_OUT)
+    if x.numel():
+        r = _ONE_AXIS[kind](x, n=n, dim=dim, norm=norm)
+    else:  # torch's FFT refuses empty arrays
+        shape = list(x.shape)
+        shape[dim] = n // 2 + 1 if kind in _HALF_OUT else n
+        single = x.dtype in (torch.float32, torch.complex64)
+        dtype = (torch.float32 if single else torch.float64) if kind in _REAL_OUT else (
+            torch.complex64 if single else torch.complex128)
+        r = x.new_zeros(shape, dtype=dtype)
+    return r.to(torch.float16) if t.dtype == torch.float16 and kind in _REAL_OUT else r
+
+
+def _one_axis(kind, a, n, axis, norm, out):
     t = as_tensor(a)
     axis = normalize_axis_index(axis, t.ndim)
-    t = _inexact(t, name, real_only=name in ("rfft", "ihfft"))
-    if n is None:
-        n = 2 * (t.shape[axis] - 1) if name in ("irfft", "hfft") else t.shape[axis]
-    r = _ONE_AXIS[name](t, n=_points(n), dim=axis, norm=_norm(norm))
-    return _finish(r, out, name)
+    return _finish(_transform(kind, t, n, axis, _norm(norm)), out, kind)
 
 
 def fft(a, n=None, axis=-1, norm=None, out=None):
@@ -103,8 +120,9 @@ def irfft(a, n=None, axis=-1, norm=None, out=None):
 
 
 def hfft(a, n=None, axis=-1, norm=None, out=None):
-    """``numpy.fft.hfft``: the real FFT of a Hermitian-symmetric signal given by its first half."""
-    return _one_axis("hfft", a, n, axis, norm, out)
+    """``numpy.fft.hfft``: the real FFT of a Hermitian-symmetric signal given by its first half.  NumPy 2.x
+    ignores ``out`` here (returning a new array), and so does this."""
+    return _one_axis("hfft", a, n, axis, norm, None)
 
 
 def ihfft(a, n=None, axis=-1, norm=None, out=None):
@@ -115,14 +133,14 @@ def ihfft(a, n=None, axis=-1, norm=None, out=None):
 
 
 def _shape_and_axes(t, s, axes, inverse_real):
-    """NumPy's ``s``/``axes`` for an n-D transform (NumPy 2's deprecations included)."""
+    """NumPy's ``s``/``axes`` for an n-D transform: no ``s`` means the input's sizes (irfftn's last:
+    ``2 * (m - 1)``); in ``s``, -1 means the input's size and None (deprecated) each transform's default."""
     if s is None:
-        axes = range(t.ndim) if axes is None else axes
-        axes = [normalize_axis_index(ax, t.ndim) for ax in axes]
+        axes = [normalize_axis_index(ax, t.ndim) for ax in (range(t.ndim) if axes is None else axes)]
         s = [t.shape[ax] for ax in axes]
         if inverse_real and axes:
             s[-1] = 2 * (s[-1] - 1)
-        return [_points(n) for n in s], axes
+        return s, axes
     s = list(s)
     if axes is None:
         warnings.warn("`axes` should not be `None` if `s` is not `None` (Deprecated in NumPy 2.0). In a future "
@@ -139,40 +157,36 @@ def _shape_and_axes(t, s, axes, inverse_real):
                       "1-D transform, pass the value matching the default for its `n` parameter. To use the "
                       "default behaviour for every axis, the `s` argument can be omitted.", DeprecationWarning,
                       stacklevel=4)
-        s = [t.shape[ax] if n is None else n for n, ax in zip(s, axes)]
-        if inverse_real and s[-1] is None:
-            s[-1] = 2 * (t.shape[axes[-1]] - 1)
-    return [_points(n) for n in s], axes
+    return [t.shape[ax] if n is not None and n == -1 else n for n, ax in zip(s, axes)], axes
 
 
 def _c2c(t, s, axes, norm, inverse):
     """Complex transforms over ``axes`` (last axis first, as NumPy; repeated axes transform repeatedly)."""
-    if len(set(axes)) == len(axes):
-        return (torch.fft.ifftn if inverse else torch.fft.fftn)(t, s=s, dim=axes, norm=norm)
+    if not axes:
+        return t
+    if len(set(axes)) == len(axes) and t.numel():
+        s = [t.shape[ax] if n is None else _points(n) for n, ax in zip(s, axes)]
+        return (torch.fft.ifftn if inverse else torch.fft.fftn)(_inexact(t, ""), s=s, dim=axes, norm=norm)
     for n, ax in reversed(list(zip(s, axes))):
-        t = (torch.fft.ifft if inverse else torch.fft.fft)(t, n=n, dim=ax, norm=norm)
+        t = _transform("ifft" if inverse else "fft", t, n, ax, norm)
     return t
 
 
-def _n_axes(name, a, s, axes, norm, out):
+def _n_axes(kind, a, s, axes, norm, out):
     t = as_tensor(a)
-    real = name in ("rfftn", "irfftn")
-    s, axes = _shape_and_axes(t, s, axes, name == "irfftn")
+    s, axes = _shape_and_axes(t, s, axes, kind == "irfftn")
     norm = _norm(norm)
     if not axes:
-        if real:
+        if kind in ("rfftn", "irfftn"):
             raise IndexError("list index out of range")
         return a if isinstance(a, ndarray) else wrap(t)  # nothing to transform: NumPy returns the input
-    t = _inexact(t, name, real_only=name == "rfftn")
-    if name == "rfftn":
-        t = torch.fft.rfft(t, n=s[-1], dim=axes[-1], norm=norm)
-        r = _c2c(t, s[:-1], axes[:-1], norm, False) if len(axes) > 1 else t
-    elif name == "irfftn":
-        t = _c2c(t, s[:-1], axes[:-1], norm, True) if len(axes) > 1 else t
-        r = torch.fft.irfft(t, n=s[-1], dim=axes[-1], norm=norm)
+    if kind == "rfftn":
+        r = _c2c(_transform("rfft", t, s[-1], axes[-1], norm), s[:-1], axes[:-1], norm, False)
+    elif kind == "irfftn":
+        r = _transform("irfft", _c2c(t, s[:-1], axes[:-1], norm, True), s[-1], axes[-1], norm)
     else:
-        r = _c2c(t, s, axes, norm, name == "ifftn")
-    return _finish(r, out, name)
+        r = _c2c(t, s, axes, norm, kind == "ifftn")
+    return _finish(r, out, kind)
 
 
 def fftn(a, s=None, axes=None, norm=None, out=None):
@@ -189,7 +203,8 @@ def fft2(a, s=None, axes=(-2, -1), norm=None, out=None):
 
 
 def ifft2(a, s=None, axes=(-2, -1), norm=None, out=None):
-    return _n_axes("ifftn", a, s, axes, norm, out)
+    """``numpy.fft.ifft2``; NumPy 2.x ignores ``out`` here (returning a new array), and so does this."""
+    return _n_axes("ifftn", a, s, axes, norm, None)
 
 
 def rfftn(a, s=None, axes=None, norm=None, out=None):
@@ -208,7 +223,8 @@ def rfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
 
 
 def irfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
-    return _n_axes("irfftn", a, s, axes, norm, out)
+    """``numpy.fft.irfft2``; NumPy 2.x ignores ``out`` here (returning a new array), and so does this."""
+    return _n_axes("irfftn", a, s, axes, norm, None)
 
 
 # ---------------------------------------------------------------- frequencies and shifts
@@ -224,6 +240,8 @@ def _count(n):
 def fftfreq(n, d=1.0, device=None):
     """``numpy.fft.fftfreq``: ``[0, 1, ..., n//2 - 1 (or (n-1)//2), -(n//2), ..., -1] / (d * n)``."""
     n = _count(n)
+    if n < 0:
+        raise ValueError("negative dimensions are not allowed")
     k = torch.arange(n, device=device)
     return U.multiply(wrap(torch.where(k < (n + 1) // 2, k, k - n)), 1.0 / (n * d))
 
@@ -231,16 +249,17 @@ def fftfreq(n, d=1.0, device=None):
 def rfftfreq(n, d=1.0, device=None):
     """``numpy.fft.rfftfreq``: ``[0, 1, ..., n//2] / (d * n)``."""
     n = _count(n)
-    return U.multiply(wrap(torch.arange(n // 2 + 1, device=device)), 1.0 / (n * d))
+    return U.multiply(wrap(torch.arange(max(n // 2 + 1, 0), device=device)), 1.0 / (n * d))
 
 
 def _shift(x, axes, sign):
     t = as_tensor(x)
     axes = tuple(range(t.ndim)) if axes is None else axes
     dims = (axes,) if isinstance(axes, int) else tuple(axes)
-    if not dims:
-        raise ValueError("not enough values to unpack (expected 2, got 0)")  # as NumPy's roll with no axes
-    return wrap(torch.roll(t, [sign * (t.shape[ax] // 2) for ax in dims], dims))
+    shifts = [sign * (t.shape[ax] // 2) for ax in dims]
+    if t.ndim == 0:
+        raise ValueError("not enough values to unpack (expected 2, got 0)")  # NumPy's roll fails on 0-D
+    return wrap(torch.roll(t, shifts, dims) if dims else t.clone())
 
 
 def fftshift(x, axes=None):

@@ -1,0 +1,114 @@
+"""Differential tests for numpy.fft: every transform over dtypes, n/s, axis/axes, norm and out=, plus the
+frequency and shift helpers."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy
+import pytest
+from hypothesis import given, strategies as st
+
+import npcompile._numpy as shim
+from tests.numpy_conformance.harness import assert_matches
+from tests.numpy_conformance.strategies import ALL, arrays, dtypes, shapes
+
+NORMS = [None, "backward", "ortho", "forward"]
+SINGLE = (numpy.dtype("float16"), numpy.dtype("float32"), numpy.dtype("complex64"))
+
+
+def tolerance(a):
+    """FFT rounding grows with the input's magnitude: an absolute tolerance scaled by it.  (NumPy applies a
+    float16 input's norm factor in float16.)"""
+    rel = 2e-3 if a.dtype == numpy.float16 else 1e-5 if a.dtype in SINGLE else 1e-11
+    return {"rtol": rel, "atol": rel * (float(numpy.abs(a.astype(complex)).sum()) + 1)}
+
+
+def fft_inputs(max_dims=3):
+    return arrays(dtype=dtypes(ALL), shape=shapes(max_dims=max_dims, max_side=5), finite=True)
+
+
+ONE_AXIS = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft"]
+
+
+@given(fft_inputs(), st.sampled_from(ONE_AXIS), st.one_of(st.none(), st.integers(-1, 7)), st.integers(-4, 3),
+       st.sampled_from(NORMS))
+def test_one_axis(a, name, n, axis, norm):
+    assert_matches(lambda xp, a: getattr(xp.fft, name)(a, n, axis, norm), a, **tolerance(a))
+
+
+@given(fft_inputs(), st.sampled_from(ONE_AXIS))
+def test_one_axis_defaults_and_bad_norm(a, name):
+    assert_matches(lambda xp, a: getattr(xp.fft, name)(a), a, **tolerance(a))
+    assert_matches(lambda xp, a: getattr(xp.fft, name)(a, norm="bogus"), a)
+
+
+N_AXES = ["fftn", "ifftn", "rfftn", "irfftn", "fft2", "ifft2", "rfft2", "irfft2"]
+
+
+@st.composite
+def nd_case(draw):
+    a = draw(fft_inputs(max_dims=3))
+    nd = a.ndim
+    axes = draw(st.one_of(st.none(), st.lists(st.integers(-nd - 1, max(nd - 1, 0)), min_size=0, max_size=3)
+                          .map(tuple)))
+    s = None
+    if draw(st.booleans()):
+        k = len(axes) if axes is not None and draw(st.integers(0, 5)) else draw(st.integers(0, 3))
+        s = tuple(draw(st.integers(0, 6)) if draw(st.integers(0, 9)) else None for _ in range(k))
+    return a, s, axes
+
+
+@given(nd_case(), st.sampled_from(N_AXES), st.sampled_from(NORMS))
+def test_n_axes(case, name, norm):
+    a, s, axes = case
+    kw = {} if axes is None and name.endswith("2") else {"axes": axes}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        assert_matches(lambda xp, a: getattr(xp.fft, name)(a, s, norm=norm, **kw), a, **tolerance(a))
+
+
+def test_deprecations_are_numpys():
+    a = numpy.ones((3, 4))
+    with pytest.warns(DeprecationWarning, match="`axes` should not be `None`"):
+        shim.fft.fftn(shim.asarray(a), s=(2, 3))
+    with pytest.warns(DeprecationWarning, match="containing `None`"):
+        shim.fft.fftn(shim.asarray(a), s=(2, None), axes=(0, 1))
+
+
+IGNORE_OUT = ("hfft", "ifft2", "irfft2")  # NumPy 2.x drops their out= (the shim does too)
+
+
+@given(st.sampled_from(ONE_AXIS + N_AXES), st.sampled_from(ALL))
+def test_out(name, out_dtype):
+    a = numpy.arange(12.0).reshape(3, 4)
+    expected = getattr(numpy.fft, name)(a)
+    out = numpy.zeros(expected.shape, out_dtype)
+    assert_matches(lambda xp, a: getattr(xp.fft, name)(a, out=xp.asarray(out)), a, rtol=1e-4, atol=1e-9)
+    assert_matches(lambda xp, a: getattr(xp.fft, name)(a, out=xp.zeros((5, 5), dtype=complex)), a)
+    r = shim.zeros(expected.shape, dtype=out_dtype)
+    if numpy.can_cast(expected.dtype, out_dtype, "same_kind"):
+        assert (getattr(shim.fft, name)(shim.asarray(a), out=r) is r) == (name not in IGNORE_OUT)
+
+
+@pytest.mark.filterwarnings("ignore:divide by zero")
+@given(st.integers(-1, 9), st.sampled_from([1.0, 0.5, 3, numpy.float32(0.25), numpy.float64(2.0), 1j]))
+def test_frequencies(n, d):
+    for name in ("fftfreq", "rfftfreq"):
+        assert_matches(lambda xp: getattr(xp.fft, name)(n, d))
+        assert_matches(lambda xp: getattr(xp.fft, name)(n))
+
+
+def test_frequency_arguments():
+    assert_matches(lambda xp: xp.fft.fftfreq(4.0))
+    assert_matches(lambda xp: xp.fft.fftfreq(0))
+    assert_matches(lambda xp: xp.fft.rfftfreq(numpy.int64(5), 0.1))
+    assert_matches(lambda xp: xp.fft.fftfreq(numpy.int8(5), xp.asarray(0.1)))
+
+
+@given(arrays(dtype=dtypes(ALL), shape=shapes(max_dims=3, max_side=5)),
+       st.one_of(st.none(), st.integers(-3, 2), st.lists(st.integers(-3, 2), max_size=3).map(tuple)))
+def test_shifts(a, axes):
+    assert_matches(lambda xp, a: xp.fft.fftshift(a, axes), a)
+    assert_matches(lambda xp, a: xp.fft.ifftshift(a, axes), a)
+    assert_matches(lambda xp, a: xp.fft.ifftshift(xp.fft.fftshift(a, axes), axes), a)
