@@ -110,6 +110,8 @@ def _eigvals(a: torch.Tensor) -> torch.Tensor:
     """Eigenvalues as ``numpy.linalg.eigvals``: real dtype when all are real (data-dependent dtype)."""
     if not (a.is_floating_point() or a.is_complex()):
         a = a.to(torch.float64)
+    if a.dtype == torch.float16:
+        raise TypeError("array type float16 is unsupported in linalg")
     w = torch.linalg.eigvals(a)
     if not a.is_complex() and builtins.bool((w.imag == 0).all()):
         return w.real.contiguous()
@@ -149,7 +151,7 @@ def polyder(p, m=1):
     val = _arr(p.coeffs if truepoly else p)
     for _ in range(m):
         n = val.shape[0] - 1
-        val = U.multiply(wrap(val.tensor[:-1]), wrap(torch.arange(n, 0, -1)))
+        val = U.multiply(wrap(val.tensor[:-1]), wrap(torch.arange(builtins.max(n, 0), 0, -1)))
     return poly1d(val) if truepoly else val
 
 
@@ -210,7 +212,7 @@ def polydiv(u, v):
     dt = _dtypes.to_torch(U.add(wrap(ua.tensor[0]), wrap(va.tensor[0])).dtype)
     m, n = ua.shape[0] - 1, va.shape[0] - 1
     vt = va.tensor.to(dt)
-    scale = 1.0 / vt[0]
+    scale = (1.0 / va.tensor[0]).to(dt)  # rounded in v's dtype first, as NumPy's ``1. / v[0]``
     q = torch.zeros(builtins.max(m - n + 1, 1), dtype=dt)
     r = ua.tensor.to(dt).clone()
     for k in range(m - n + 1):
@@ -236,6 +238,8 @@ def _lstsq(a: torch.Tensor, b: torch.Tensor, rcond: float):
     """NumPy's ``lstsq`` by SVD: singular values below ``rcond * max`` count as zero.  Returns the solution,
     the residual sums of squares (empty unless full rank and overdetermined), the rank (a Python int read
     from the values) and the singular values."""
+    if a.dtype == torch.float16:
+        raise TypeError("array type float16 is unsupported in linalg")
     u, s, vh = torch.linalg.svd(a, full_matrices=False)
     keep = s > rcond * s.max() if s.numel() else s > 0
     inv = torch.where(keep, 1.0 / torch.where(keep, s, torch.ones_like(s)), torch.zeros_like(s))
@@ -394,7 +398,7 @@ class poly1d:  # noqa: N801  (NumPy's name)
             return NotImplemented
         if self._coeffs.shape != other._coeffs.shape:
             return False
-        return builtins.bool(U.equal(self._coeffs, other._coeffs).tensor.all())
+        return wrap(U.equal(self._coeffs, other._coeffs).tensor.all())  # a NumPy bool scalar: 0-D here
 
     def __ne__(self, other):
         if not isinstance(other, poly1d):

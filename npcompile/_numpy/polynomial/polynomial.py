@@ -175,9 +175,11 @@ def polypow(c, pow, maxpower=None):
         raise ValueError("Power is too large")
     if power == 0:
         return wrap(torch.ones(1, dtype=a.dtype))
+    from .._math import convolve
+
     prd = wrap(a)
     for _ in range(power - 1):
-        prd = polymul(prd, a)
+        prd = convolve(prd, wrap(a))  # untrimmed, as NumPy's
     return prd
 
 
@@ -199,7 +201,7 @@ def polyder(c, m=1, scl=1, axis=0):
         for _ in range(cnt):
             n -= 1
             ct = (ct * _t(scl)).to(ct.dtype)  # NumPy scales in place
-            j = torch.arange(1, n + 1, dtype=ct.dtype).reshape((n,) + (1,) * (ct.ndim - 1))
+            j = torch.arange(1, n + 1).to(ct.dtype).reshape((n,) + (1,) * (ct.ndim - 1))
             ct = j * ct[1:]
     return wrap(ct.movedim(0, iaxis))
 
@@ -231,7 +233,7 @@ def polyint(c, m=1, k=[], lbnd=0, scl=1, axis=0):  # noqa: B006  (NumPy's signat
             ct = ct.clone()
             ct[0] += k[i]
             continue
-        j = torch.arange(1, n + 1, dtype=ct.dtype).reshape((n,) + (1,) * (ct.ndim - 1))
+        j = torch.arange(1, n + 1).to(ct.dtype).reshape((n,) + (1,) * (ct.ndim - 1))
         tmp = torch.cat([ct[:1] * 0, ct / j])
         tmp[0] += k[i] - polyval(lbnd, wrap(tmp)).tensor
         ct = tmp
