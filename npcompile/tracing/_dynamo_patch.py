@@ -198,6 +198,9 @@ class ShimCall:
     def __init__(self, f):
         self.f = f
         name = getattr(f, "__name__", None) or type(f).__name__
+        owner = getattr(f, "__self__", None)
+        if owner is not None and not isinstance(owner, types.ModuleType):
+            name = f"{getattr(owner, '__name__', type(owner).__name__)}_{name}"
         self.__name__ = "npc_" + name
         self.__qualname__ = self.__name__
 
@@ -418,6 +421,60 @@ def _ndarray_var_getattr(self, tx, name: str):
 
 
 # --------------------------------------------------------------------------------------------------------------
+# NumpyVariable.call_method replacement: ``np.add.reduce(a)`` (a method of a ufunc object) is a graph break
+# in torch ("attempted to trace numpy.* function as a method"); the shim's ufunc objects have these methods,
+# so record one call of the shim's bound method instead.
+# --------------------------------------------------------------------------------------------------------------
+
+_UFUNC_METHODS = ("reduce", "accumulate", "outer", "at", "reduceat")
+_ORIG_NUMPY_CALL_METHOD = _require(_NumpyVariable, "call_method")
+
+
+def _numpy_var_call_method(self, tx, name, args, kwargs):
+    value = self.value
+    if (name in _UFUNC_METHODS and isinstance(value, _np.ufunc) and torch._dynamo.config.trace_numpy):
+        bound_np = getattr(value, name)
+        ours = np_to_shim_map().get(bound_np)
+        if ours is not None:
+            from torch._dynamo.utils import proxy_args_kwargs
+
+            proxy = tx.output.create_proxy("call_function", ShimCall(ours), *proxy_args_kwargs(args, kwargs))
+            return _NumpyNdarrayVariable.create(tx, proxy)
+    return _ORIG_NUMPY_CALL_METHOD(self, tx, name, args, kwargs)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# NumpyVariable.call_function wrapper: ``np.result_type(a, 1.0)`` depends only on dtypes (NEP 50), and array
+# dtypes are pinned by the tensor guards, so answer it at trace time (a dtype constant) instead of recording a
+# graph node that returns a dtype (a graph break in torch).
+# --------------------------------------------------------------------------------------------------------------
+
+_ORIG_NUMPY_CALL_FUNCTION = _require(_NumpyVariable, "call_function")
+
+
+def _dtype_only_value(v):
+    from torch._dynamo.variables.constant import ConstantVariable
+
+    if isinstance(v, _NumpyNdarrayVariable):
+        return _shim().ndarray(v.as_proxy().node.meta["example_value"]).dtype
+    if isinstance(v, (_NumpyDTypeVariable, ConstantVariable, _NumpyVariable)):
+        return v.as_python_constant()
+    raise NotImplementedError
+
+
+def _numpy_var_call_function(self, tx, args, kwargs):
+    if self.value is _np.result_type and not kwargs and torch._dynamo.config.trace_numpy \
+            and _np.result_type not in _disallowed:
+        try:
+            consts = [_dtype_only_value(a) for a in args]
+        except Exception:
+            consts = None
+        if consts is not None:
+            return _NumpyDTypeVariable(_np.result_type(*consts))
+    return _ORIG_NUMPY_CALL_FUNCTION(self, tx, args, kwargs)
+
+
+# --------------------------------------------------------------------------------------------------------------
 # The patch itself.
 # --------------------------------------------------------------------------------------------------------------
 
@@ -448,6 +505,10 @@ def _patch_table():
         # NumpyVariable classmethods asserting ``fn.__module__`` starts with torch._numpy.
         (_NumpyVariable, "can_constant_fold_through", classmethod(_can_constant_fold_through)),
         (_NumpyVariable, "get_constant_collection_for_func", classmethod(_get_constant_collection_for_func)),
+        # NumpyVariable.call_function: np.result_type of arrays folded to a dtype constant.
+        (_NumpyVariable, "call_function", _numpy_var_call_function),
+        # NumpyVariable.call_method: ``np.add.reduce(a)`` & co. traced instead of a graph break.
+        (_NumpyVariable, "call_method", _numpy_var_call_method),
         # NumpyNdarrayVariable.var_getattr: ``a.dtype`` (and nbytes/strides) as constants instead of a break.
         (_NumpyNdarrayVariable, "var_getattr", _ndarray_var_getattr),
     ]

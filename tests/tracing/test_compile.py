@@ -282,3 +282,36 @@ def test_shape_changes_compile_at_most_twice_and_dynamic_flag():
         x, y = np.random.rand(n), np.random.rand(n)
         assert same(g(x, y), k3(x, y))
     assert len(rec1.graphs) == 1
+
+
+@pytest.mark.parametrize("fn", [
+    lambda a: np.add.reduce(a),
+    lambda a: np.multiply.outer(a, a),
+    lambda a: np.add.accumulate(a),
+    lambda a: np.finfo(a.dtype).eps * a,
+    lambda a: np.iinfo(np.int32).max + a,
+    lambda a: np.issubdtype(a.dtype, np.floating),
+    lambda a: np.zeros(2, dtype=np.result_type(a, 1.0)),
+    lambda a: a.nbytes + a.strides[0] + a.itemsize,
+    lambda a: np.float32(2.5) * a,
+], ids=["ufunc.reduce", "ufunc.outer", "ufunc.accumulate", "finfo", "iinfo", "issubdtype", "result_type",
+        "nbytes_strides", "scalar_type"])
+def test_single_graph_numpy_idioms(fn):
+    rec = RecordingBackend()
+    x = np.arange(6.0)
+    assert same(C.compile(fn, backend=rec)(x), fn(x))
+    assert len(rec.graphs) == 1
+
+
+def test_torch_from_numpy_and_tensor_numpy_inside_graph():
+    rec = RecordingBackend()
+
+    def f(a):
+        t = torch.from_numpy(a) * 2
+        return t.numpy() + 1, torch.from_numpy(a).sum()
+
+    x = np.arange(5.0)
+    got = C.compile(f, backend=rec)(x)
+    exp = f(x)
+    assert same(got[0], exp[0]) and isinstance(got[1], torch.Tensor) and torch.equal(got[1], exp[1])
+    assert len(rec.graphs) == 1
