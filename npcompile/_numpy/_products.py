@@ -27,9 +27,9 @@ __all__ = ["dot", "vdot", "inner", "outer", "tensordot", "einsum", "einsum_path"
 
 # ---------------------------------------------------------------- the contraction kernel
 
-# torch lacks product kernels for these storage types: they run in int64, which is exact because products and
-# sums of integers wrap modulo 2**64 and casting back keeps the low bits NumPy computes (bool: "any nonzero").
-_VIA_INT64 = (torch.bool, torch.uint16, torch.uint32, torch.uint64)
+# Integer and bool contractions run in int64: torch has no product kernels for bool and the wide unsigned types,
+# and its einsum sums small integer types into int64 mid-way (then fails).  This is exact: integer products and
+# sums wrap modulo 2**64, and casting back keeps the low bits NumPy computes (bool: "any nonzero").
 _MAX_LABELS = 52  # torch.einsum's sublist labels are 0..51
 
 
@@ -48,7 +48,7 @@ def contract(operands, subs, out_sub, dtype) -> torch.Tensor:
     ops = [t if t.dtype == td else t.to(td) for t in operands]
     if len(ops) == 1 and set(out_sub) == set(subs[0]):
         return torch.einsum(ops[0], subs[0], out_sub)  # transposes and diagonals only: a view
-    if td in _VIA_INT64:
+    if not (td.is_floating_point or td.is_complex):
         ops = [t.view(torch.int64) if td == torch.uint64 else t.to(torch.int64) for t in ops]
     if ops and ops[0].device.type != "cpu" and not (ops[0].is_floating_point() or ops[0].is_complex()):
         r = _contract_by_broadcast(ops, subs, out_sub)
@@ -362,7 +362,9 @@ def _label_sizes(subs, shapes):
 def einsum(*operands, out=None, optimize=False, **kwargs):
     """``numpy.einsum``: string or sublist subscripts, ellipsis broadcasting, implicit or explicit output.
 
-    ``optimize`` is validated but the contraction order is torch.einsum's own (same values up to rounding).
+    ``optimize`` is validated but the contraction order is torch.einsum's own, all in the result dtype: the
+    same values up to rounding, except that NumPy's optimized paths compute each pairwise intermediate in that
+    pair's own dtype, so mixed-width integer operands that overflow such an intermediate wrap differently there.
     Operands are arrays first (Python scalars are not weak here, as in NumPy); the result has
     ``result_type`` of the operands or ``dtype=``, each operand cast to it under ``casting`` (default 'safe').
     Like NumPy, a single operand that is only transposed or diagonalised gives a view (``dtype`` and

@@ -210,6 +210,8 @@ def test_einsum_sublist_form_and_optimize(case, optimize):
     subscripts, ops = case
     if "..." in subscripts:
         return
+    if optimize is not False:  # NumPy's paths keep each intermediate in its pair's dtype: give all one dtype
+        ops = [o.astype(numpy.result_type(*ops)) for o in ops]
     lhs, _, rhs = subscripts.partition("->")
     to_list = lambda term: [_LETTERS.index(c) for c in term]  # noqa: E731
     args = [x for op, term in zip(ops, lhs.split(",")) for x in (op, to_list(term))]
