@@ -14,6 +14,7 @@ import warnings
 
 import numpy as _np
 import torch
+from numpy.exceptions import ComplexWarning
 
 from .._errors import UnsupportedFeature
 from . import _dtypes
@@ -45,7 +46,7 @@ def contract(operands, subs, out_sub, dtype) -> torch.Tensor:
     subs = [[rename[x] for x in s] for s in subs]
     out_sub = [rename[x] for x in out_sub]
     td = _dtypes.to_torch(dtype)
-    ops = [t if t.dtype == td else t.to(td) for t in operands]
+    ops = [t if t.dtype == td else _cast(t, td) for t in operands]
     if len(ops) == 1 and set(out_sub) == set(subs[0]):
         return torch.einsum(ops[0], subs[0], out_sub)  # transposes and diagonals only: a view
     if not (td.is_floating_point or td.is_complex):
@@ -59,6 +60,13 @@ def contract(operands, subs, out_sub, dtype) -> torch.Tensor:
     if td == torch.uint64:
         return r.view(torch.uint64)
     return r if r.dtype == td else r.to(td)
+
+
+def _cast(t, td):
+    if t.is_complex() and not td.is_complex:
+        warnings.warn("Casting complex values to real discards the imaginary part", ComplexWarning, stacklevel=4)
+        t = t.real
+    return t.to(td)
 
 
 def _contract_by_broadcast(ops, subs, out_sub):

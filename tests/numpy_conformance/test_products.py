@@ -226,6 +226,7 @@ def test_einsum_sublist_form_and_optimize(case, optimize):
     assert_matches(f, *ops, rtol=_einsum_tol(ops))
 
 
+@pytest.mark.filterwarnings("ignore::numpy.exceptions.ComplexWarning")
 @given(einsum_case(), st.sampled_from(ALL), st.sampled_from(["safe", "same_kind", "unsafe", "no"]))
 def test_einsum_dtype_and_casting(case, dt, casting):
     subscripts, ops = case
@@ -308,6 +309,7 @@ def test_linalg_cross(ab):
     assert_matches(lambda xp, a, b: xp.linalg.cross(a, b), *ab)
 
 
+@pytest.mark.filterwarnings("ignore::numpy.exceptions.ComplexWarning")
 @given(arrays(dtype=dtypes(ALL), shape=shapes(max_dims=4, max_side=4), finite=True), st.integers(-4, 4),
        st.integers(-5, 4), st.integers(-5, 4), st.sampled_from([None, "int8", "float32", "uint64", "complex64"]))
 def test_trace(a, offset, axis1, axis2, dt):
@@ -321,3 +323,23 @@ def test_trace_out():
     a = numpy.arange(24).reshape(2, 3, 4)
     assert_matches(lambda xp, a: xp.trace(a, out=xp.zeros(4)), a)
     assert_matches(lambda xp, a: xp.trace(a, 1, 1, 2, out=xp.zeros(2, dtype=numpy.int8)), a)
+
+
+@given(einsum_case())
+def test_integer_contraction_without_matmul_kernels(case):
+    """The GPU path for integer contractions (broadcast multiply and sum), exercised here on the CPU."""
+    import torch
+
+    from npcompile._numpy import _products
+
+    subscripts, ops = case
+    ints = [numpy.asarray(o).real.astype(numpy.int64) for o in ops]
+    try:
+        expected = numpy.einsum(subscripts, *ints)
+    except ValueError:
+        return
+    subs, out_sub, sizes = _products._parse(subscripts, [o.shape for o in ints])
+    rename = {x: i for i, x in enumerate(sorted(sizes))}.get
+    subs, out_sub = [list(map(rename, s)) for s in subs], list(map(rename, out_sub))
+    got = _products._contract_by_broadcast([torch.from_numpy(o) for o in ints], subs, out_sub)
+    numpy.testing.assert_array_equal(got.numpy(), expected)
