@@ -133,14 +133,15 @@ def cumulative_prod(x, /, *, axis=None, dtype=None, out=None, include_initial=Fa
 # ---------------------------------------------------------------- moments
 
 
-def _mean_dtypes(in_dtype, dtype):
-    """(accumulator, result) dtypes of NumPy's mean/var: integers in float64, float16 through float32."""
+def _mean_dtypes(in_dtype, dtype, var=False):
+    """(accumulator, result) dtypes of NumPy's mean/var: integers in float64; float16 means go through float32
+    (variances stay float16, as NumPy's)."""
     if dtype is not None:
         d = _dtypes.to_dtype(dtype)
         return d, d
     if in_dtype.kind in "biu":
         return _F8, _F8
-    if in_dtype == _np.float16:
+    if in_dtype == _np.float16 and not var:
         return _np.dtype(_np.float32), in_dtype
     return in_dtype, in_dtype
 
@@ -165,7 +166,7 @@ def _divide(s, n, acc):
 def _mean_tensor(t, axes, mask, acc):
     n = _count(t, axes, mask)
     if isinstance(n, int) and n == 0:
-        warnings.warn("Mean of empty slice.", RuntimeWarning, stacklevel=4)
+        warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=4)
     return _divide(_sum_in(t, axes, acc, mask), n, acc)
 
 
@@ -213,7 +214,7 @@ def _var(a, axis, dtype, out, ddof, keepdims, where, mean_, correction, root, na
     t = as_tensor(a)
     in_dtype = _dtypes.from_torch(t.dtype)
     axes = reduction_axes(axis, t.ndim, ufunc_like=nan and in_dtype.kind in "fc")
-    acc, res = _mean_dtypes(in_dtype, dtype)
+    acc, res = _mean_dtypes(in_dtype, dtype, var=True)
     if dtype is None and in_dtype.kind == "c":
         res = _np.dtype(in_dtype.char.lower())  # the variance of complex numbers is real
     mask = where_mask(where, t.shape)

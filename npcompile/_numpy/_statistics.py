@@ -86,7 +86,7 @@ def _median(a, axis, out, keepdims, nan):
     acc, res = _mean_dtypes(_dtypes.from_torch(t.dtype), None)
     n = s.shape[-1]
     if n == 0:
-        warnings.warn("Mean of empty slice.", RuntimeWarning, stacklevel=3)
+        warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=3)
         r = torch.full(s.shape[:-1] + (1,), torch.nan, dtype=_dtypes.to_torch(res), device=s.device)
         return _to_out(_place(r, axes, t, keepdims), out)
     cnt = (~torch.isnan(s)).sum(-1, keepdim=True) if nan else torch.full(s.shape[:-1] + (1,), n, device=s.device)
@@ -185,14 +185,15 @@ def _quantile(a, q, axis, out, method, keepdims, weights, nan, scale=1):
         r, axes = _weighted_inverted_cdf(t, qf, axis, weights, nan)
     else:
         s, axes, t = _prepare(t, axis, nan)
-        r = _gather_quantiles(s, qf, method, nan, t.dtype)
+        r = _gather_quantiles(s, qf, method, nan, t.dtype, _dtypes.to_torch(res))
     r = r.to(_dtypes.to_torch(res)) if not r.is_floating_point() or res.kind in "fc" else torch.round(r).to(
         _dtypes.to_torch(res))
     return _to_out(_place(r, axes, t, keepdims, tuple(qt.shape)), out)
 
 
-def _gather_quantiles(s, qf, method, nan, in_dtype):
-    """Quantiles ``qf`` of each sorted slice ``s`` (..., n) -> (..., len(qf))."""
+def _gather_quantiles(s, qf, method, nan, in_dtype, res):
+    """Quantiles ``qf`` of each sorted slice ``s`` (..., n) -> (..., len(qf)); interpolation in the result
+    dtype ``res`` (float64 for an integer result)."""
     n = s.shape[-1]
     if n == 0:
         if not nan:
@@ -211,10 +212,9 @@ def _gather_quantiles(s, qf, method, nan, in_dtype):
     a, b = torch.gather(s, -1, lo.long()), torch.gather(s, -1, hi.long())
     if method in _DISCONTINUOUS:
         r = a
-    elif inexact:
-        r = _lerp(a, b, g.to(s.dtype), b - a)
-    else:  # NumPy subtracts in the input's integer dtype, so b - a wraps around
-        r = _lerp(a.to(torch.float64), b.to(torch.float64), g, (b - a).to(in_dtype).to(torch.float64))
+    else:  # NumPy subtracts in the input dtype (integers wrap around), then interpolates in the result's
+        w = res if res.is_floating_point else torch.float64
+        r = _lerp(a.to(w), b.to(w), g.to(w), (b - a).to(in_dtype).to(w))
     if inexact:
         bad = (cnt == 0) if nan else torch.isnan(s[..., -1:])
         r = torch.where(bad, torch.nan, r)
@@ -376,13 +376,17 @@ def _doane(x, r):
     return _ptp(x) / (1.0 + math.log2(n) + math.log2(1.0 + abs(g1) / sg1))
 
 
+def _sqrt(x, r):
+    return _ptp(x) / math.sqrt(x.numel())
+
+
 def _auto(x, r):
-    fd, sturges = _fd(x, r), _sturges(x, r)
-    return builtins.min(fd, sturges) if fd else sturges
+    """The smaller of Freedman-Diaconis (at least half the sqrt width, bounding the bin count) and Sturges."""
+    return builtins.min(builtins.max(_fd(x, r), _sqrt(x, r) / 2), _sturges(x, r))
 
 
 _ESTIMATORS = {
-    "sqrt": lambda x, r: _ptp(x) / math.sqrt(x.numel()),
+    "sqrt": _sqrt,
     "sturges": _sturges,
     "rice": lambda x, r: _ptp(x) / (2.0 * x.numel() ** (1.0 / 3)),
     "scott": lambda x, r: (24.0 * math.pi ** 0.5 / x.numel()) ** (1.0 / 3.0) * torch.std(

@@ -30,8 +30,6 @@ _SIGN_BIT = -(2**63)
 _REORDERABLE = frozenset({"add", "multiply", "maximum", "minimum", "fmax", "fmin", "hypot", "logaddexp",
                           "logaddexp2", "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or",
                           "bitwise_xor", "gcd"})
-_IDEMPOTENT = frozenset({"maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or", "bitwise_and",
-                         "bitwise_or", "gcd"})
 
 
 # ---------------------------------------------------------------- shared pieces of every reduction
@@ -66,10 +64,10 @@ def where_mask(where, shape) -> torch.Tensor | None:
                          f"{tuple(shape)}") from None
 
 
-def finish(r: torch.Tensor, axes: tuple, keepdims, out, name: str):
-    """``r`` was reduced keeping its dims: drop them unless ``keepdims``, then write ``out`` (exact ndim and
-    shape, unsafe cast as NumPy's reductions) or wrap."""
-    if not keepdims and axes:
+def finish(r: torch.Tensor, axes: tuple, keepdims, out, name: str, squeezed=False):
+    """``r`` was reduced keeping its dims (unless ``squeezed``): drop them unless ``keepdims``, then write
+    ``out`` (exact ndim and shape, unsafe cast as NumPy's reductions) or wrap."""
+    if not keepdims and axes and not squeezed:
         r = r.squeeze(axes)
     if out is None:
         return wrap(r)
@@ -127,7 +125,8 @@ def reduce_loop(uf, in_dtype: _np.dtype, dtype, method="reduce") -> tuple:
 
 # ---------------------------------------------------------------- kernels over the accumulator dtype
 
-_COMPUTE = {torch.bool: torch.int64, torch.uint16: torch.int32, torch.uint32: torch.int64}
+# float16 accumulates in float32 as NumPy's half loops do
+_COMPUTE = {torch.bool: torch.int64, torch.uint16: torch.int32, torch.uint32: torch.int64, torch.float16: torch.float32}
 
 
 def _compute(x, order=False):
@@ -147,12 +146,13 @@ def _back(r, dtype, order=False):
 
 
 def _arith(f):
-    """A torch reduction ``f(x, axes)`` lifted to any storage dtype (arithmetic modulo 2**bits as NumPy)."""
-    return lambda x, axes: _back(f(_compute(x), axes), x.dtype)
+    """A torch reduction ``f(x, axes, keepdim)`` lifted to any storage dtype (arithmetic modulo 2**bits as
+    NumPy)."""
+    return lambda x, axes, keep: _back(f(_compute(x), axes, keep), x.dtype)
 
 
 def _order(f):
-    return lambda x, axes: _back(f(_compute(x, order=True), axes), x.dtype, order=True)
+    return lambda x, axes, keep: _back(f(_compute(x, order=True), axes, keep), x.dtype, order=True)
 
 
 def _flat(x, axes):
@@ -161,22 +161,29 @@ def _flat(x, axes):
     return x.permute(kept + list(axes)).reshape([x.shape[d] for d in kept] + [math.prod(x.shape[d] for d in axes)])
 
 
-def _keep_shape(shape, axes):
-    return tuple(1 if d in axes else s for d, s in enumerate(shape))
+def _as_bool(r):
+    return r if r.dtype == torch.bool else r.to(torch.bool)  # torch.all/any of uint8 give uint8
 
 
-def _prod(x, axes):
-    return torch.prod(_flat(x, axes), -1, dtype=x.dtype).reshape(_keep_shape(x.shape, axes))
+def _keep_shape(shape, axes, keep=True):
+    """The result shape of reducing ``axes``: kept as 1s, or dropped."""
+    return tuple(1 if d in axes else s for d, s in enumerate(shape) if keep or d not in axes)
 
 
+def _prod(x, axes, keep):
+    return torch.prod(_flat(x, axes), -1, dtype=x.dtype).reshape(_keep_shape(x.shape, axes, keep))
+
+
+# Kernels take (x, axes, keepdim); logical_and/or read any dtype's truth directly (no cast to bool first).
 _FAST = {
-    "add": _arith(lambda x, axes: torch.sum(x, axes, keepdim=True, dtype=x.dtype)),
+    "add": _arith(lambda x, axes, keep: torch.sum(x, axes, keepdim=keep, dtype=x.dtype)),
     "multiply": _arith(_prod),
-    "maximum": _order(lambda x, axes: torch.amax(x, axes, keepdim=True)),
-    "minimum": _order(lambda x, axes: torch.amin(x, axes, keepdim=True)),
-    "logical_and": lambda x, axes: torch.all(x, axes, keepdim=True),
-    "logical_or": lambda x, axes: torch.any(x, axes, keepdim=True),
+    "maximum": _order(lambda x, axes, keep: torch.amax(x, axes, keepdim=keep)),
+    "minimum": _order(lambda x, axes, keep: torch.amin(x, axes, keepdim=keep)),
+    "logical_and": lambda x, axes, keep: _as_bool(torch.all(x, axes, keepdim=keep)),
+    "logical_or": lambda x, axes, keep: _as_bool(torch.any(x, axes, keepdim=keep)),
 }
+_TRUTH = ("logical_and", "logical_or")
 
 
 def _pairwise(uf, loop):
@@ -187,8 +194,8 @@ def _tree(uf, loop):
     """A reorderable ufunc reduced pairwise: log2(n) ufunc calls over the flattened axes."""
     op = _pairwise(uf, loop)
 
-    def k(x, axes):
-        shape = _keep_shape(x.shape, axes)
+    def k(x, axes, keep):
+        shape = _keep_shape(x.shape, axes, keep)
         x = _flat(x, axes)
         while x.shape[-1] > 1:
             n = x.shape[-1]
@@ -229,33 +236,41 @@ def _scalar_initial(initial, loop_dtype, device):
     return v.reshape(()).to(device=device, dtype=_dtypes.to_torch(loop_dtype))
 
 
-def reduce_tensor(uf, t, axes, loop, mask=None, initial=_NoValue):
-    """``uf.reduce`` of tensor ``t`` over normalized ``axes`` in NumPy loop ``loop``; keeps the reduced dims."""
+def reduce_tensor(uf, t, axes, loop, mask=None, initial=_NoValue, keepdims=True):
+    """``uf.reduce`` of tensor ``t`` over normalized ``axes`` in NumPy loop ``loop``."""
     name, acc = uf.__name__, _dtypes.to_torch(loop[0])
     if len(axes) > 1 and name not in _REORDERABLE:
         raise ValueError(f"reduction operation '{name}' is not reorderable, so at most one axis may be specified")
-    x = cast(t, acc)
     init = None if initial is _NoValue or initial is None else _scalar_initial(initial, loop[0], t.device)
+    n = math.prod(t.shape[d] for d in axes)
+    if mask is None and init is None and n and axes and name in _FAST:  # the common case: one torch reduction
+        x = t if name in _TRUTH and not t.dtype.is_complex else cast(t, acc)
+        return _kernel(uf, loop, acc)(x, axes, keepdims)
+    r = _reduce_general(uf, cast(t, acc), t, axes, loop, mask, init, n)
+    return r if keepdims or not axes else r.squeeze(axes)
+
+
+def _reduce_general(uf, x, t, axes, loop, mask, init, n):
+    """Reductions with where=, initial=, no axes, empty axes, or without a single torch reduction: dims kept."""
+    name, acc = uf.__name__, x.dtype
     identity = None if uf.identity is None else torch.tensor(uf.identity, device=t.device).to(acc)  # wraps -1
     if mask is not None and identity is None and init is None:
         raise ValueError(f"reduction operation '{name}' does not have an identity, so to use a where mask one has "
                          "to specify 'initial'")
-    n = math.prod(t.shape[d] for d in axes)
-    shape = _keep_shape(t.shape, axes)
     if n == 0:
         start = init if init is not None else identity
         if start is None:
             raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
-        return start.expand(shape).clone()
+        return start.expand(_keep_shape(t.shape, axes)).clone()
     if not axes:  # each element reduces alone: initial op x, or what a masked-out element leaves
-        r = x.clone() if init is None else uf._run([init, x], loop)
+        r = (x.clone() if x is t else x) if init is None else uf._run([init, x], loop)
         return r if mask is None else torch.where(mask, r, init if init is not None else identity)
     if name not in _REORDERABLE:
         return _fold(uf, loop, x, axes[0], mask, init if init is not None else identity if mask is not None
                      else None)
     if mask is not None:
         x = torch.where(mask, x, identity if identity is not None else init)
-    r = _kernel(uf, loop, acc)(x, axes)
+    r = _kernel(uf, loop, acc)(x, axes, True)
     return r if init is None else uf._run([init, r], loop)
 
 
@@ -264,8 +279,9 @@ def reduce(uf, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NoV
     t = as_tensor(array)
     loop = reduce_loop(uf, _dtypes.from_torch(t.dtype), dtype)
     axes = reduction_axes(axis, t.ndim)
-    r = reduce_tensor(uf, t, axes, loop, where_mask(where, t.shape), initial)
-    return finish(r, axes, keepdims is not _NoValue and keepdims, out, uf.__name__)
+    keep = keepdims is not _NoValue and bool(keepdims)
+    r = reduce_tensor(uf, t, axes, loop, where_mask(where, t.shape), initial, keep)
+    return finish(r, axes, keep, out, uf.__name__, squeezed=True)
 
 
 # ---------------------------------------------------------------- accumulate

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from tests.numpy_conformance.harness import assert_matches
-from tests.numpy_conformance.strategies import ALL, FLOAT, INTEGER, REAL, arrays, axes, dtypes, shapes
+from tests.numpy_conformance.strategies import ALL, FLOAT, INTEGER, arrays, axes, dtypes, shapes
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
