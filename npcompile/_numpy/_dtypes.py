@@ -153,10 +153,6 @@ def _concrete(d: _np.dtype):
 
 SCALAR_TYPES = {d: _concrete(d) for d in SUPPORTED}
 _sc = {d.type.__name__: t for d, t in SCALAR_TYPES.items()}
-bool_type = _sc["bool"]
-globals().update(
-    {n: t for n, t in _sc.items() if n != "bool"},
-)
 SCALAR_TYPE_NAMES = {
     "bool": _sc["bool"], "bool_": _sc["bool"],
     "int8": _sc["int8"], "int16": _sc["int16"], "int32": _sc["int32"], "int64": _sc["int64"],
