@@ -14,7 +14,7 @@ from .._errors import UnsupportedFeature
 from . import _dtypes
 from ._ndarray import _is_contiguous, ndarray, view_of, wrap
 from ._normalize import (
-    _from_numpy, as_tensor, as_tensor_dtype, broadcast_shape, cast, normalize_axis_index, normalize_shape,
+    _from_numpy, _holds_tensor, as_tensor, as_tensor_dtype, broadcast_shape, cast, normalize_axis_index, normalize_shape,
 )
 
 __all__ = ["array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray", "copy", "empty", "zeros",
@@ -191,22 +191,42 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
     return r
 
 
-def assign(dst: torch.Tensor, src, casting="same_kind", where=None):
+def assign(dst: torch.Tensor, src, casting="same_kind", where=True):
     """Write array-like ``src`` into ``dst``, broadcast, as ``numpy.copyto`` does: the ``casting`` rule is checked
-    with Python scalars weak (NEP 50; an int that does not fit raises OverflowError), then the cast is unsafe.
-    ``where`` (a bool tensor) selects the elements written."""
+    (Python scalars are weak, NEP 50: NumPy itself converts them, so an int that does not fit raises
+    OverflowError), then the cast is unsafe.  ``where`` (bool array-like) selects the elements written."""
     d = _dtypes.from_torch(dst.dtype)
-    if type(src) in (bool, int, float, complex):
-        sd = _np.result_type(src, d)
-        v = _from_numpy(_np.array(src, dtype=sd)) if _np.can_cast(sd, d, casting) else None
-        what = "scalar"
+    if type(src) in (bool, int, float, complex):  # a constant: NumPy converts it, with its own checks
+        z = _np.empty((), d)
+        _np.copyto(z, src, casting=casting)
+        v = torch.from_numpy(z).to(dst.device)
     else:
         v = as_tensor(src)
-        sd, what = _dtypes.from_torch(v.dtype), "array data"
-    if v is None or not _np.can_cast(sd, d, casting):
-        raise TypeError(f"Cannot cast {what} from {sd!r} to {d!r} according to the rule {casting!r}")
+        sd = _dtypes.from_torch(v.dtype)
+        if not _np.can_cast(sd, d, casting):
+            raise TypeError(f"Cannot cast array data from {sd!r} to {d!r} according to the rule {casting!r}")
     v = broadcast_value(cast(v, dst.dtype), dst.shape)
-    dst.copy_(v if where is None else torch.where(where, v, dst))
+    if where is not True:
+        v = torch.where(_where_mask(where, dst.shape), v, dst)
+    if any(s == 0 and n > 1 for n, s in zip(dst.shape, dst.stride())):
+        # a broadcast view: NumPy writes each memory element several times, in C order, so the last write stays
+        last = tuple(slice(-1, None) if s == 0 and n > 1 else slice(None) for n, s in zip(dst.shape, dst.stride()))
+        dst, v = dst[last], v[last]
+    dst.copy_(v)
+
+
+def _where_mask(where, shape) -> torch.Tensor:
+    """A ``where=`` argument as a bool tensor broadcast to ``shape`` (strictly: no leading axes dropped).  As in
+    NumPy, Python (and NumPy scalar) content is read by truth value; arrays must cast safely to bool."""
+    python = type(where) in (bool, int, float, complex) or isinstance(where, _np.generic) or (
+        type(where) in (list, tuple) and not _holds_tensor(where))
+    w = as_tensor_dtype(where, _dtypes.bool_) if python else as_tensor(where)
+    if w.dtype != torch.bool:
+        raise TypeError(f"Cannot cast array data from {_dtypes.from_torch(w.dtype)!r} to dtype('bool') according "
+                        "to the rule 'safe'")
+    if w.ndim > len(shape) or any(a not in (1, b) for a, b in zip(w.shape[::-1], shape[::-1])):
+        raise ValueError(f"could not broadcast where mask from shape {tuple(w.shape)} into shape {tuple(shape)}")
+    return w
 
 
 def broadcast_value(v: torch.Tensor, shape) -> torch.Tensor:
@@ -500,7 +520,7 @@ def vander(x, N=None, increasing=False):
         raise ValueError("negative dimensions are not allowed")
     cols = t.to(ct)[:, None].expand(t.shape[0], max(n - 1, 0)).cumprod(1)
     r = torch.cat([torch.ones((t.shape[0], min(n, 1)), dtype=ct, device=t.device), cols], 1)
-    return wrap(r if increasing else r.flip(1))
+    return wrap(r if increasing else r.flip(1))  # ct is never a wide unsigned type (promoted with int64)
 
 
 # ---------------------------------------------------------------- grids and other sources

@@ -35,6 +35,26 @@ def _reversed_axes(t: torch.Tensor) -> torch.Tensor:
     return t.permute(tuple(range(t.ndim - 1, -1, -1)))
 
 
+_SIGNED_SAME_SIZE = {torch.uint16: torch.int16, torch.uint32: torch.int32, torch.uint64: torch.int64}
+
+
+def _moving(t: torch.Tensor, op):
+    """``op(t)`` for an op that only moves elements: wide unsigned ints (few torch kernels) move as the signed
+    ints of the same size."""
+    s = _SIGNED_SAME_SIZE.get(t.dtype)
+    return op(t) if s is None else op(t.view(s)).view(t.dtype)
+
+
+def _take(t: torch.Tensor, axis: int, index: torch.Tensor) -> torch.Tensor:
+    """``t.index_select`` for every dtype."""
+    return _moving(t, lambda x: x.index_select(axis, index))
+
+
+def _flip(t: torch.Tensor, dims) -> torch.Tensor:
+    """``t.flip`` for every dtype."""
+    return _moving(t, lambda x: x.flip(dims))
+
+
 def _at_axis(axis, *index):
     """An index tuple applying ``index`` at ``axis``."""
     return (slice(None),) * axis + index
@@ -489,13 +509,15 @@ def tile(A, reps):
 def repeat(a, repeats, axis=None):
     """``numpy.repeat``: each element repeated ``repeats`` (an int, or one count per element along ``axis``)."""
     t = as_tensor(a)
-    if axis is None:
-        t, axis = t.reshape(-1), 0
+    if axis is None or t.ndim == 0:  # NumPy repeats a 0-D array as 1-D
+        t, axis = t.reshape(-1), axis or 0
     axis = normalize_axis_index(axis, t.ndim)
     if type(repeats) in (int, float, bool) or isinstance(repeats, _np.generic):
         if repeats < 0:
             raise ValueError("negative dimensions are not allowed")
-        return wrap(t.repeat_interleave(int(repeats), axis))
+        return wrap(_moving(t, lambda x: x.repeat_interleave(int(repeats), axis)))
+    if type(repeats) in (list, tuple):
+        repeats = as_tensor_dtype(repeats, _dtypes.int64)  # as NumPy: each entry converted by int()
     r = as_tensor(repeats)
     if not _np.can_cast(_dtypes.from_torch(r.dtype), _dtypes.int64, "safe"):
         what = "array data" if r.ndim else "scalar"
@@ -509,28 +531,28 @@ def repeat(a, repeats, axis=None):
     r = r.to(torch.int64).reshape(-1).expand(t.shape[axis])
     if bool((r < 0).any()):  # data-dependent: NumPy's error needs the values
         raise ValueError("repeats may not contain negative values.")
-    return wrap(t.repeat_interleave(r, axis))
+    return wrap(_moving(t, lambda x: x.repeat_interleave(r, axis)))
 
 
 def flip(m, axis=None):
     """``numpy.flip``, as a copy (NumPy returns a view: torch has no negative strides)."""
     t = as_tensor(m)
     dims = range(t.ndim) if axis is None else normalize_axis_tuple(axis, t.ndim)
-    return wrap(t.flip(tuple(dims)))
+    return wrap(_flip(t, tuple(dims)))
 
 
 def fliplr(m):
     t = as_tensor(m)
     if t.ndim < 2:
         raise ValueError("Input must be >= 2-d.")
-    return wrap(t.flip(1))
+    return wrap(_flip(t, 1))
 
 
 def flipud(m):
     t = as_tensor(m)
     if t.ndim < 1:
         raise ValueError("Input must be >= 1-d.")
-    return wrap(t.flip(0))
+    return wrap(_flip(t, 0))
 
 
 def roll(a, shift, axis=None):
@@ -538,13 +560,17 @@ def roll(a, shift, axis=None):
     t = as_tensor(a)
     if axis is None:
         return wrap(roll(wrap(t.reshape(-1)), shift, 0).tensor.reshape(t.shape))
-    shifts, axes = _ints(shift, truncate=True), _ints(axis)
-    n = math.prod(broadcast_shape([(len(shifts),) if type(shifts) is list else (),
-                                    (len(axes),) if type(axes) is list else ()]))
+    shifts = _ints(shift, truncate=True)
+    axes = _ints(axis)
+    axes = list(normalize_axis_tuple(axes, t.ndim, allow_duplicate=True)) if type(axes) is list else \
+        normalize_axis_index(axes, t.ndim)
+    n = math.prod(broadcast_shape([(len(x),) if type(x) is list else () for x in (shifts, axes)]))
     total = {}
-    for s, ax in zip(*(x * (n // len(x)) if type(x) is list else [x] * n for x in (shifts, axes))):
-        ax = normalize_axis_index(ax, t.ndim)
+    for s, ax in zip(*(x if type(x) is list and len(x) == n else [x[0] if type(x) is list else x] * n
+                       for x in (shifts, axes))):
         total[ax] = total.get(ax, 0) + s
+    if t.ndim == 0:
+        raise ValueError("not enough values to unpack (expected 2, got 0)")  # NumPy's failure on 0-D arrays
     return wrap(t.roll(tuple(total.values()), tuple(total)) if total else t.clone())
 
 
@@ -575,11 +601,11 @@ def rot90(m, k=1, axes=(0, 1)):
     if k == 0:
         return view_of(a, t.view(t.shape))
     if k == 2:
-        return wrap(t.flip(axes))
+        return wrap(_flip(t, axes))
     perm = list(range(n))
     i, j = axes[0] % n, axes[1] % n
     perm[i], perm[j] = perm[j], perm[i]
-    return wrap(t.flip(axes[1]).permute(perm) if k == 1 else t.permute(perm).flip(axes[1]))
+    return wrap(_flip(t, axes[1]).permute(perm) if k == 1 else _flip(t.permute(perm), axes[1]))
 
 
 # ---------------------------------------------------------------- deleting and inserting
@@ -592,8 +618,8 @@ def delete(arr, obj, axis=None):
     n = t.shape[axis]
     if isinstance(obj, slice):
         gone = set(range(*obj.indices(n)))
-        return wrap(t.index_select(axis, torch.tensor([i for i in range(n) if i not in gone], dtype=torch.int64,
-                                                        device=t.device)))
+        return wrap(_take(t, axis, torch.tensor([i for i in range(n) if i not in gone], dtype=torch.int64,
+                                                 device=t.device)))
     if isinstance(obj, (int, _np.integer)) and not isinstance(obj, bool):
         i = operator.index(obj)
         if not -n <= i < n:
@@ -609,7 +635,7 @@ def delete(arr, obj, axis=None):
     else:
         keep = torch.ones(n, dtype=torch.bool, device=t.device)
         keep[_checked_indices(o, n, axis)] = False
-    return wrap(t.index_select(axis, keep.nonzero().reshape(-1)))
+    return wrap(_take(t, axis, keep.nonzero().reshape(-1)))
 
 
 def _along(arr, axis):
@@ -641,30 +667,45 @@ def insert(arr, obj, values, axis=None):
     a = asarray(arr)
     t, axis = _along(a, axis)
     n = t.shape[axis]
-    if isinstance(obj, slice):
-        idx, scalar = list(range(*obj.indices(n))), False
-    else:
-        o = as_tensor(obj)
-        if o.ndim > 1:
-            raise ValueError("index array argument obj to insert must be one dimensional or scalar")
-        if o.numel() and (o.is_floating_point() or o.is_complex()):
-            raise TypeError("slice indices must be integers or None or have an __index__ method")
-        if o.dtype == torch.bool:
-            raise UnsupportedFeature("insert with a boolean obj")  # NumPy: an AttributeError or a FutureWarning
-        idx, scalar = [int(i) for i in o.reshape(-1).tolist()], o.ndim == 0  # data-dependent: positions
-    v = as_tensor_dtype(values, a.dtype)
-    v = v.reshape((1,) * (t.ndim - v.ndim) + tuple(v.shape))
+    idx, scalar = _insert_indices(obj, n)
     if len(idx) == 1:
         i = idx[0]
         if not -n <= i <= n:
             raise IndexError(f"index {obj} is out of bounds for axis {axis} with size {n}")
         i += n if i < 0 else 0
-        if scalar:
-            v = torch.movedim(v, 0, axis)
+        v = _insert_values(values, a.dtype, t.ndim)
+        v = torch.movedim(v, 0, axis) if scalar else v
         v = broadcast_value(v, t.shape[:axis] + (v.shape[axis],) + t.shape[axis + 1:])
         return wrap(torch.cat([t.narrow(axis, 0, i), v, t.narrow(axis, i, n - i)], axis))
-    v = broadcast_value(v, t.shape[:axis] + (len(idx),) + t.shape[axis + 1:])
-    return wrap(torch.cat([t, v], axis).index_select(axis, _insert_sources(idx, n).to(t.device)))
+    src = _insert_sources(idx, n).to(t.device)
+    v = _insert_values(values, a.dtype, t.ndim)
+    shape = t.shape[:axis] + (len(idx),) + t.shape[axis + 1:]
+    if not idx:  # NumPy's empty fancy assignment only checks the trailing axes
+        if any(m not in (1, k) for m, k in zip(v.shape[::-1], shape[::-1])):
+            raise ValueError(f"shape mismatch: value array of shape {tuple(v.shape)} could not be broadcast to "
+                             f"indexing result of shape {tuple(shape)}")
+        return wrap(t.clone())
+    return wrap(_take(torch.cat([t, broadcast_value(v, shape)], axis), axis, src))
+
+
+def _insert_indices(obj, n):
+    """``insert``'s positions as a list of ints (read from the values: data-dependent), and whether ``obj`` was
+    a scalar."""
+    if isinstance(obj, slice):
+        return list(range(*obj.indices(n))), False
+    o = as_tensor(obj)
+    if o.ndim > 1:
+        raise ValueError("index array argument obj to insert must be one dimensional or scalar")
+    if o.numel() and (o.is_floating_point() or o.is_complex()):
+        raise TypeError("slice indices must be integers or None or have an __index__ method")
+    if o.dtype == torch.bool:
+        raise UnsupportedFeature("insert with a boolean obj")  # NumPy: an AttributeError or a FutureWarning
+    return [int(i) for i in o.reshape(-1).tolist()], o.ndim == 0
+
+
+def _insert_values(values, dtype, ndim) -> torch.Tensor:
+    v = as_tensor_dtype(values, dtype)
+    return v.reshape((1,) * (ndim - v.ndim) + tuple(v.shape))
 
 
 def _insert_sources(idx, n) -> torch.Tensor:
@@ -695,9 +736,9 @@ def trim_zeros(filt, trim="fb", axis=None):
     trim = trim.lower()
     a = filt if isinstance(filt, (list, tuple)) else asarray(filt)
     t = as_tensor(a)
+    axes = range(t.ndim) if axis is None else normalize_axis_tuple(axis, t.ndim)
     if t.ndim == 0:
         return a
-    axes = range(t.ndim) if axis is None else normalize_axis_tuple(axis, t.ndim)
     nz = (t != 0).nonzero()
     if nz.shape[0] == 0:
         box = tuple(slice(0, 0) if i in axes else slice(None) for i in range(t.ndim))
@@ -754,8 +795,9 @@ def pad(array, pad_width, mode="constant", **kwargs):
 
 
 def _pad_pairs(x, ndim, as_index=False, check_kind=False) -> list:
-    """A pad argument as ``ndim`` (before, after) pairs of Python numbers: a scalar, one pair, or a pair per
-    axis.  Index arguments are rounded and must be non-negative."""
+    """A pad argument as ``ndim`` (before, after) pairs: a scalar, one pair, or a pair per axis.  As in NumPy,
+    the entries of a scalar or a single pair stay NumPy scalars (which matters to how pad values are stored);
+    index arguments are rounded, non-negative Python ints."""
     if x is None:
         return [(None, None)] * ndim
     v = _np.asarray(x.__array__() if isinstance(x, ndarray) else x)
@@ -763,11 +805,13 @@ def _pad_pairs(x, ndim, as_index=False, check_kind=False) -> list:
         raise TypeError("`pad_width` must be of integral type.")
     if as_index:
         v = _np.round(v).astype(_np.int64)
+        if v.size and v.min() < 0:
+            raise ValueError("index can't contain negative values")
     if v.ndim < 3 and (v.size == 1 or v.size == 2 and v.shape != (2, 1)):
-        v = v.reshape(-1)[[0, -1]]
-    if as_index and v.size and v.min() < 0:
-        raise ValueError("index can't contain negative values")
-    return [tuple(p) for p in _np.broadcast_to(v, (ndim, 2)).tolist()]
+        pairs = [(v.reshape(-1)[0], v.reshape(-1)[-1])] * ndim
+    else:
+        pairs = [tuple(p) for p in _np.broadcast_to(v, (ndim, 2)).tolist()]
+    return [(int(a), int(b)) for a, b in pairs] if as_index else pairs
 
 
 def _pad_axes(t, widths, pad_axis) -> torch.Tensor:
@@ -791,12 +835,15 @@ def _pad_constant(t, ax, w, values):
     if values is None:
         s = list(t.shape)
         return torch.cat([t.new_empty(s[:ax] + [w[0]] + s[ax + 1:]), t, t.new_empty(s[:ax] + [w[1]] + s[ax + 1:])], ax)
-    fills = []
-    for v in values:
-        b = t.new_empty(())
-        assign(b, v, "unsafe")
-        fills.append(b)
-    return _blocks(t, ax, w, *fills)
+    return _blocks(t, ax, w, *(_stored(v, t) for v in values))
+
+
+def _stored(v, t: torch.Tensor) -> torch.Tensor:
+    """Scalar ``v`` as NumPy's ``array[...] = v`` stores it in ``t``'s dtype (its own conversion rules for
+    Python and NumPy scalars), as a 0-D tensor."""
+    z = _np.empty((), _dtypes.from_torch(t.dtype))
+    z[...] = v
+    return torch.from_numpy(z).to(t.device)
 
 
 def _pad_edge(t, ax, w):
@@ -805,7 +852,7 @@ def _pad_edge(t, ax, w):
 
 def _pad_wrap(t, ax, w):
     n = t.shape[ax]
-    return t.index_select(ax, torch.arange(-w[0], n + w[1], device=t.device) % n)
+    return _take(t, ax, torch.arange(-w[0], n + w[1], device=t.device) % n)
 
 
 def _pad_ramp(t, ax, w, ends):
@@ -815,7 +862,7 @@ def _pad_ramp(t, ax, w, ends):
     edges = (t.narrow(ax, 0, 1), t.narrow(ax, t.shape[ax] - 1, 1))
     left, right = (linspace(e, wrap(edge.squeeze(ax)), n, endpoint=False, dtype=d, axis=ax).tensor
                    for e, edge, n in zip(ends, edges, w))
-    return torch.cat([left, t, right.flip(ax)], ax)
+    return torch.cat([left, t, _flip(right, ax)], ax)
 
 
 def _pad_reflect(t, ax, w, symmetric, odd):
@@ -842,7 +889,7 @@ def _pad_reflect(t, ax, w, symmetric, odd):
 
 
 def _mirror(t, ax, chunk, edge, odd):
-    chunk = chunk.flip(ax)
+    chunk = _flip(chunk, ax)
     if not odd:
         return chunk
     ct = _dtypes.compute_dtype(t.dtype) if t.dtype != torch.bool else torch.int64
@@ -890,14 +937,7 @@ def copyto(dst, src, casting="same_kind", where=True):
         raise TypeError(f"copyto() argument 1 must be a numpy.ndarray, not {type(dst).__name__}")
     if not dst._writeable:
         raise ValueError("assignment destination is read-only")
-    mask = None
-    if where is not True:
-        mask = as_tensor(where)
-        if mask.dtype != torch.bool:
-            raise TypeError(f"Cannot cast array data from {_dtypes.from_torch(mask.dtype)!r} to dtype('bool') "
-                            "according to the rule 'safe'")
-        mask = broadcast_value(mask, dst.shape)
-    assign(dst.tensor, src, casting, mask)
+    assign(dst.tensor, src, casting, where)
 
 
 _REQUIREMENTS = {"C": "C", "C_CONTIGUOUS": "C", "CONTIGUOUS": "C", "F": "F", "F_CONTIGUOUS": "F",

@@ -227,7 +227,7 @@ class ndarray:
 
     @property
     def T(self):
-        return view_of(self, self.tensor.permute(*range(self.ndim - 1, -1, -1)))
+        return view_of(self, self.tensor.permute(tuple(range(self.ndim - 1, -1, -1))))
 
     @property
     def mT(self):
