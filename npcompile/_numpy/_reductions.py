@@ -17,10 +17,10 @@ import torch
 
 from . import _dtypes
 from . import _ufuncs as U
-from ._ndarray import wrap
+from ._ndarray import ndarray, wrap
 from ._normalize import as_tensor, normalize_axis_index
 from ._ufunc_methods import (
-    _NoValue, _tracing, accumulate_tensor, finish, reduce, reduce_loop, reduce_tensor, reduction_axes,
+    _NoValue, _tracing, accumulate_tensor, finish, plain_dims, reduce, reduce_loop, reduce_tensor, reduction_axes,
     to_out, where_mask,
 )
 from ._normalize import check_out
@@ -172,11 +172,22 @@ def _mean_tensor(t, axes, mask, acc):
 
 def mean(a, axis=None, dtype=None, out=None, keepdims=_NoValue, *, where=_NoValue):
     """Arithmetic mean; integers and bools give float64, float16 accumulates in float32."""
+    if type(a) is ndarray and dtype is None and out is None and where is _NoValue:
+        t = a.tensor
+        acc = _MEAN_PLAIN.get(t.dtype)
+        dims = plain_dims(t, axis, keepdims) if acc is not None else None
+        if dims is not None:  # fast path: one torch mean
+            return wrap(torch.mean(t if t.dtype == acc else t.to(acc), dims, keepdim=keepdims is True))
     t = as_tensor(a)
     axes = reduction_axes(axis, t.ndim, ufunc_like=False)
     acc, res = _mean_dtypes(_dtypes.from_torch(t.dtype), dtype)
     r = _mean_tensor(t, axes, where_mask(where, t.shape), acc)
     return finish(r.to(_dtypes.to_torch(res)), axes, _kd(keepdims), out, "add")
+
+
+_MEAN_PLAIN = {torch.float32: torch.float32, torch.float64: torch.float64, torch.complex64: torch.complex64,
+               torch.complex128: torch.complex128, **{t: torch.float64 for t in (
+                   torch.bool, torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8)}}
 
 
 def _ddof(ddof, correction):

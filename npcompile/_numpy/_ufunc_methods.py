@@ -274,8 +274,51 @@ def _reduce_general(uf, x, t, axes, loop, mask, init, n):
     return r if init is None else uf._run([init, r], loop)
 
 
+def plain_dims(t, axis, keepdims):
+    """The dims of a plain reduction (axis None or an in-range int, a real keepdims, nothing empty) for the
+    fast paths, or None when the call needs the general path."""
+    if keepdims is not _NoValue and type(keepdims) is not bool:
+        return None
+    nd = t.ndim
+    if axis is None:
+        dims = tuple(range(nd))
+    elif type(axis) is int and -nd <= axis < nd:
+        dims = (axis % nd,)
+    else:
+        return None
+    if not dims or t.numel() == 0:
+        return None
+    return dims
+
+
+_PLAIN_ACC: dict = {}
+_PLAIN_TYPES = frozenset({torch.bool, torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8,
+                          torch.float32, torch.float64, torch.complex64, torch.complex128})
+
+
+def _plain_acc(uf, dt):
+    """The accumulator dtype of ``uf.reduce`` on torch dtype ``dt`` when one torch reduction is exact, else False."""
+    name = uf.__name__
+    if dt not in _PLAIN_TYPES or name not in _FAST or (dt.is_complex and name in ("maximum", "minimum")):
+        return False
+    acc = _dtypes.to_torch(reduce_loop(uf, _dtypes.from_torch(dt), None)[0])
+    return acc if acc in _PLAIN_TYPES else False
+
+
 def reduce(uf, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NoValue, where=True):
     """``ufunc.reduce``: NumPy's reduction of ``array`` by ``uf`` along ``axis``."""
+    if type(array) is ndarray and dtype is None and out is None and initial is _NoValue and (
+            where is True or where is _NoValue):
+        # Fast path: a cached accumulator dtype and one torch reduction.
+        t = array.tensor
+        key = (uf.__name__, t.dtype)
+        acc = _PLAIN_ACC.get(key)
+        if acc is None:
+            acc = _PLAIN_ACC[key] = _plain_acc(uf, t.dtype)
+        dims = plain_dims(t, axis, keepdims) if acc is not False else None
+        if dims is not None:
+            x = t if key[0] in _TRUTH and not t.dtype.is_complex else t if t.dtype == acc else t.to(acc)
+            return wrap(_FAST[key[0]](x, dims, keepdims is True))
     t = as_tensor(array)
     loop = reduce_loop(uf, _dtypes.from_torch(t.dtype), dtype)
     axes = reduction_axes(axis, t.ndim)
