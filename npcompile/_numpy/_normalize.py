@@ -49,7 +49,7 @@ def _scalar_tensor(x) -> torch.Tensor:
             return torch.tensor(x, dtype=torch.int64)
         if 0 <= x < 2**64:
             return torch.tensor(x, dtype=torch.uint64)
-        raise OverflowError(f"Python integer {x} out of bounds for int64")
+        raise UnsupportedFeature(f"object arrays (Python int {x} is beyond int64 and uint64)")
     if type(x) is builtins.float:
         return torch.tensor(x, dtype=torch.float64)
     return torch.tensor(x, dtype=torch.complex128)

@@ -28,6 +28,7 @@ _SIGN_BIT = -(2**63)
 _WIDE = (torch.uint16, torch.uint32, torch.uint64)
 # uint16/uint32 loops run in the next wider signed type; uint64 kernels take the int64 bit pattern themselves.
 _COMPUTE = {torch.uint16: torch.int32, torch.uint32: torch.int64}
+_BOOL = _np.dtype(builtins.bool)  # a Python bool resolves as dtype bool (it has no weak form)
 _PY_TYPE = {"b": builtins.bool, "i": builtins.int, "u": builtins.int, "f": builtins.float, "c": builtins.complex}
 
 
@@ -75,11 +76,15 @@ class ufunc:
         ck = (key, dtype, casting, out_dtypes)
         r = self._cache.get(ck)
         if r is None:
-            np_key = tuple(_dtypes.from_torch(k) if isinstance(k, torch.dtype) else k for k in key)
+            np_key = tuple(_dtypes.from_torch(k) if isinstance(k, torch.dtype) else _BOOL if k is builtins.bool else k
+                           for k in key)
             sig = None if dtype is None else (None,) * self.nin + (dtype,) * self.nout
             try:
                 kw = {} if sig is None else {"signature": sig}
-                r = self._np.resolve_dtypes(np_key + out_dtypes, casting=casting, **kw)
+                if casting == "equiv" and any(k in _SCALARS for k in np_key):
+                    r = self._resolve_equiv(np_key, out_dtypes, kw)
+                else:
+                    r = self._np.resolve_dtypes(np_key + out_dtypes, casting=casting, **kw)
             except TypeError as e:
                 if "resolve_dtypes" in str(e) or "no loop" in str(e).lower() or "did not contain" in str(e):
                     # same words as the real call: "ufunc 'x' not supported for the input types..."
@@ -93,6 +98,23 @@ class ufunc:
             self._cache[ck] = r
         return r
 
+    def _resolve_equiv(self, np_key, out_dtypes, kw):
+        """casting='equiv' with a Python scalar operand crashes NumPy 2.4's resolve_dtypes: resolve unsafely, then
+        check the casts as NumPy's ufunc call does (a Python bool as dtype bool; a Python int, float or complex
+        only into its default dtype)."""
+        loop = self._np.resolve_dtypes(np_key + out_dtypes, casting="unsafe", **kw)
+        errors = _np._core._exceptions
+        for i, k in enumerate(np_key):
+            if isinstance(k, _np.dtype):
+                if not _np.can_cast(k, loop[i], "equiv"):
+                    raise errors._UFuncInputCastingError(self._np, "equiv", k, loop[i], i)
+            elif not _np.can_cast(_np.dtype(k), loop[i], "equiv"):
+                raise TypeError(f"cannot cast Python {k.__name__} to {loop[i]} under the casting rule 'equiv'")
+        for i, d in enumerate(out_dtypes):
+            if d is not None and not _np.can_cast(loop[self.nin + i], d, "equiv"):
+                raise errors._UFuncOutputCastingError(self._np, "equiv", loop[self.nin + i], d, i)
+        return loop
+
     def _loop_kernel(self, loop):
         """The kernel for a resolved loop, and whether it accepts a Python scalar as its last operand."""
         r = self._loops.get(loop)
@@ -102,7 +124,8 @@ class ufunc:
                 else spec
             if k is None:
                 raise UnsupportedFeature(f"ufunc {self.__name__} for {', '.join(map(str, loop[:self.nin]))}")
-            r = self._loops[loop] = (k, k in _SCALAR_OK)
+            # float16 arithmetic with a Python number runs in float32 in torch: NumPy rounds the number first.
+            r = self._loops[loop] = (k, k in _SCALAR_OK and _np.float16 not in loop)
         return r
 
     # ------------------------------------------------------------ call
@@ -150,7 +173,7 @@ class ufunc:
               signature=None, axes=None, axis=None, keepdims=False):
         nin = self.nin
         if len(args) != nin:
-            if len(args) > nin and out is None:
+            if nin < len(args) <= self.nargs and out is None:
                 out = args[nin:] if len(args) - nin > 1 else args[nin]
                 args = args[:nin]
             else:
@@ -173,7 +196,7 @@ class ufunc:
                 t = x.tensor
                 ops.append(t)
                 key.append(t.dtype)
-            elif tx in _SCALARS:
+            elif tx in _SCALARS and not (nin == 1 and tx is builtins.int and not -2**63 <= x < 2**63):
                 ops.append(x)
                 key.append(tx)
             elif tx in _SYM:
@@ -184,7 +207,7 @@ class ufunc:
                 ops.append(t)
                 key.append(t.dtype)
         key = tuple(key)
-        out_dtypes = (None,) * self.nout if outs is None else tuple(o.dtype for o in outs)
+        out_dtypes = (None,) * self.nout if outs is None else tuple(None if o is None else o.dtype for o in outs)
         loop = self._resolve(key, dtype, casting, out_dtypes)
         kernel, scalar_ok = self._loop_kernel(loop)
 
@@ -213,7 +236,7 @@ class ufunc:
             return tuple(wrap(r) for r in res)
         if self.nout == 1:
             return copy_to_out(res, outs[0], "unsafe", self)
-        return tuple(copy_to_out(r, o, "unsafe", self) for r, o in zip(res, outs))
+        return tuple(wrap(r) if o is None else copy_to_out(r, o, "unsafe", self) for r, o in zip(res, outs))
 
     def _masked(self, res, where, outs):
         """where=: outputs keep their old values where the mask is False (zeros without out=, where NumPy leaves
@@ -226,19 +249,24 @@ class ufunc:
             warnings.warn("'where' used without 'out', expect unitialized memory in output. If this is "
                           "intentional, use out=None.", UserWarning, stacklevel=4)
         rs = (res,) if self.nout == 1 else res
-        fill = [None] * self.nout if outs is None else [o.tensor for o in outs]
-        rs = tuple(torch.where(w, r, f if f is not None else torch.zeros((), dtype=r.dtype, device=r.device))
-                   for r, f in zip(rs, fill))
+        fill = [None] * self.nout if outs is None else [None if o is None else o.tensor for o in outs]
+        try:
+            rs = tuple(torch.where(w, r, f if f is not None else torch.zeros((), dtype=r.dtype, device=r.device))
+                       for r, f in zip(rs, fill))
+        except RuntimeError as e:
+            raise _shape_error(e, [*rs, w, *(f for f in fill if f is not None)]) from None
         return rs[0] if self.nout == 1 else rs
 
     def _constant_comparison(self, ops, loop):
-        """A comparison with a Python int outside an integer loop's range is constant (NumPy 2 compares the
-        values exactly): the int acts as +-infinity.  None when that is not the case."""
+        """A comparison of an integer with a Python int outside the loop's range is constant (NumPy 2 compares
+        the values exactly): the int acts as +-infinity.  None when that is not the case (a bool operand runs
+        the int64 loop, where such an int raises OverflowError)."""
         if self.__name__ not in _COMPARISONS or loop[0].kind not in "iu" or loop[1].kind not in "iu":
             return None
         for i, v in enumerate(ops):
-            if type(v) is builtins.int and not _fits(v, loop[i]):
-                other = ops[1 - i]
+            other = ops[1 - i]
+            if type(v) is builtins.int and not _fits(v, loop[i]) and type(other) is not builtins.bool and not (
+                    isinstance(other, torch.Tensor) and other.dtype == torch.bool):
                 inf = math.inf if v > 0 else -math.inf
                 x, y = (inf, 0) if i == 0 else (0, inf)
                 value = {"equal": x == y, "not_equal": x != y, "less": x < y, "less_equal": x <= y,
@@ -263,7 +291,9 @@ class ufunc:
             if key[1] is builtins.int and kind in "iu":
                 info = _np.iinfo(loop[1])
                 bounds = (info.min, info.max)
-            elif key[1] is not _PY_TYPE[kind] and not (key[1] is builtins.int and kind in "fc"):
+            elif key[1] is builtins.int and kind in "fc":
+                bounds = (-(2**53), 2**53)  # converts exactly to float64, then rounds once like NumPy's
+            elif key[1] is not _PY_TYPE[kind]:
                 return  # the scalar needs converting (e.g. a float in a complex loop)
         casts = tuple((i, _dtypes.to_torch(loop[i])) for i, k in enumerate(key)
                       if isinstance(k, torch.dtype) and k != _dtypes.to_torch(loop[i]))
@@ -353,7 +383,7 @@ def _normalize_out(out, nout):
     if all(o is None for o in out):
         return None
     for o in out:
-        if not isinstance(o, ndarray):
+        if o is not None and not isinstance(o, ndarray):
             raise TypeError("return arrays must be of ArrayType")
     return out
 
@@ -377,6 +407,8 @@ def _weak_scalar(v, d):
             raise UnsupportedFeature(f"casting {v} to {d}")
         return builtins.int(v)
     if kind == "b":
+        if type(v) is builtins.int and not -(2**63) <= v < 2**63:
+            raise OverflowError("Python int too large to convert to C long")  # NumPy goes through a C long
         return builtins.bool(v)
     if kind == "f":
         return builtins.float(v.real if type(v) is builtins.complex else v)
@@ -547,6 +579,21 @@ def _is_tracing(t):
     return is_fake(t) or torch._C._get_dispatch_mode(torch._C._TorchDispatchModeKey.PROXY) is not None
 
 
+def _complex_divide(a, b):
+    """NumPy's complex division: Smith's method, scaling by the larger part of the divisor; a zero divisor
+    gives the parts divided by zero (inf or nan)."""
+    ar, ai, br, bi = a.real, a.imag, b.real, b.imag
+    real_big = br.abs() >= bi.abs()
+    zero = (br == 0) & (bi == 0)
+    rat = torch.where(real_big, bi / br, br / bi)
+    scl = 1.0 / torch.where(real_big, br + bi * rat, bi + br * rat)
+    re = torch.where(real_big, (ar + ai * rat) * scl, (ar * rat + ai) * scl)
+    im = torch.where(real_big, (ai - ar * rat) * scl, (ai * rat - ar) * scl)
+    re = torch.where(zero, ar / br.abs(), re)
+    im = torch.where(zero, ai / br.abs(), im)
+    return torch.complex(re, im)
+
+
 def _complex_power(a, b):
     """NumPy's complex power: exact special cases for a zero exponent or base, repeated (textbook)
     multiplication for small integer exponents, exp(b log a) otherwise."""
@@ -566,7 +613,7 @@ def _complex_power(a, b):
         acc = (torch.where(take, prod[0], acc[0]), torch.where(take, prod[1], acc[1]))
         p = _cmul(*p, *p)
     loop = torch.complex(*acc)
-    loop = torch.where(n < 0, 1 / loop, loop)
+    loop = torch.where(n < 0, _complex_divide(torch.ones_like(loop), loop), loop)
     r = torch.where(n == 1, a, torch.where(n == 2, torch.complex(*sq), torch.where(n == 3, torch.complex(*cube),
                                                                                    loop)))
     r = torch.where(small, r, torch.pow(a, b))
@@ -578,6 +625,11 @@ def _complex_power(a, b):
 
 def _negative(a):
     return torch.neg(a)
+
+
+def _complex_negative(z):
+    """Negates both parts (torch's complex neg computes 0 - z, losing the sign of zeros)."""
+    return torch.view_as_complex(torch.neg(torch.view_as_real(z.resolve_conj())))
 
 
 def _clone(a):
@@ -613,6 +665,42 @@ def _int_reciprocal(tds):
     return k
 
 
+def _sqrt(a):
+    """Correctly rounded square root, as NumPy's.  torch's CPU sqrt can be an ulp or more off: float16/float32
+    round a float64 root once more (safe: float64 carries more than twice their bits); float64 takes one
+    Newton step on the exact residual x - y*y (Dekker's product), with the input scaled away from the ends of
+    the exponent range."""
+    if a.dtype != torch.float64:
+        return _sqrt(a.to(torch.float64)).to(a.dtype)
+    small, big = a < 2.0**-900, a > 2.0**900
+    x = torch.where(small, a * 2.0**200, torch.where(big, a * 2.0**-200, a))
+    y = torch.sqrt(x)
+    c = y * 134217729.0  # 2**27 + 1: Veltkamp's split of y into two 26-bit halves
+    hi = c - (c - y)
+    lo = y - hi
+    p = y * y
+    e = ((hi * hi - p) + 2 * hi * lo) + lo * lo  # y*y == p + e exactly
+    refined = y + ((x - p) - e) / (2 * y)
+    y = torch.where(torch.isfinite(y) & (y > 0), refined, y)
+    return torch.where(small, y * 2.0**-100, torch.where(big, y * 2.0**100, y))
+
+
+def _complex_abs(z):
+    """|z| as C's hypot: complex64 parts go through float64 (torch's float32 hypot is less accurate)."""
+    if z.dtype == torch.complex64:
+        return torch.hypot(z.real.to(torch.float64), z.imag.to(torch.float64)).to(torch.float32)
+    return torch.hypot(z.real, z.imag)
+
+
+def _complex_reciprocal(z):
+    """NumPy's 1/z: divide by the larger part first (1/0 is nan+nanj, as in NumPy)."""
+    re, im = z.real, z.imag
+    real_big = im.abs() <= re.abs()
+    r = torch.where(real_big, im / re, re / im)
+    d = torch.where(real_big, re + im * r, re * r + im)
+    return torch.complex(torch.where(real_big, 1 / d, r / d), torch.where(real_big, -r / d, -1 / d))
+
+
 def _cbrt(a):
     """Real cube root: pow(|a|, 1/3) in float64 refined by one Newton step (pow alone is an ulp or two off)."""
     x = a.to(torch.float64).abs()
@@ -623,13 +711,17 @@ def _cbrt(a):
 
 
 def _gcd(a, b):
-    return torch.gcd(a, b)
+    """torch's gcd can come out negative when an operand is the dtype's minimum; NumPy's is |gcd| (wrapping)."""
+    return torch.gcd(a, b).abs()
 
 
 def _lcm(a, b):
-    """NumPy: |a // gcd(a, b) * b| in the loop's wrapping arithmetic."""
-    g = torch.gcd(a, b)
-    return torch.where(g == 0, 0, torch.abs(torch.div(a, torch.where(g == 0, 1, g), rounding_mode="trunc") * b))
+    """NumPy: |a| // gcd * |b|, wrapping; int8/int16 take their absolute values in C int (|-128| is 128)."""
+    if a.dtype in (torch.int8, torch.int16):
+        return _lcm(a.to(torch.int32), b.to(torch.int32)).to(a.dtype)
+    a, b = a.abs(), b.abs()
+    g = _gcd(a, b)
+    return torch.where(g == 0, 0, torch.div(a, torch.where(g == 0, 1, g), rounding_mode="trunc") * b)
 
 
 def _u64_gcd(a, b):
@@ -664,6 +756,11 @@ def _spacing(a):
 def _spacing_half(a):
     """NumPy's float16 spacing is the distance to the next value up, also for negative inputs."""
     return torch.where(torch.isinf(a), math.nan, torch.nextafter(a, torch.full_like(a, math.inf)) - a)
+
+
+def _nextafter_half(a, b):
+    """NumPy's float16 nextafter returns ``a`` (not ``b``) when they are equal: -0.0 and 0.0 keep a's sign."""
+    return torch.where(a == b, a, torch.nextafter(a, b))
 
 
 def _modf(a):
@@ -776,8 +873,8 @@ def _pick(keep_first):
 
 _CMAXIMUM = _pick(lambda a, b: torch.isnan(a) | _CGE(a, b))
 _CMINIMUM = _pick(lambda a, b: torch.isnan(a) | _CLE(a, b))
-_CFMAX = _pick(lambda a, b: torch.isnan(b) | _CGE(a, b))
-_CFMIN = _pick(lambda a, b: torch.isnan(b) | _CLE(a, b))
+_CFMAX = _pick(lambda a, b: torch.isnan(b) | (~torch.isnan(a) & _CGE(a, b)))
+_CFMIN = _pick(lambda a, b: torch.isnan(b) | (~torch.isnan(a) & _CLE(a, b)))
 _FMAX = _pick(lambda a, b: torch.isnan(b) | (a > b))
 _FMIN = _pick(lambda a, b: torch.isnan(b) | (a < b))
 
@@ -831,7 +928,7 @@ _KERNELS = {
     "add": _kinds(torch.add, bool=torch.logical_or, uint64=SAME, complex=_componentwise(torch.add)),
     "subtract": _kinds(torch.sub, uint64=SAME, complex=_componentwise(torch.sub)),
     "multiply": _kinds(torch.mul, bool=torch.logical_and, uint64=SAME, complex=_complex_multiply),
-    "divide": _kinds(torch.true_divide),
+    "divide": _kinds(torch.true_divide, complex=_complex_divide),
     "floor_divide": _kinds(int=_int_floor_divide, uint64=_u64(_u64_floor_divide),
                            float=lambda a, b: torch.div(a, b, rounding_mode="floor")),
     "remainder": _kinds(int=_int_remainder, uint64=_u64(_u64_remainder), float=_float_remainder),
@@ -841,18 +938,18 @@ _KERNELS = {
                      float=lambda a, b: (torch.div(a, b, rounding_mode="floor"), _float_remainder(a, b))),
     "power": _kinds(int=_int_power, uint64=_u64(_u64_power), float=torch.pow, complex=_complex_power),
     "float_power": _kinds(float=torch.pow, complex=_complex_power),
-    "negative": _kinds(_negative, uint64=SAME),
+    "negative": _kinds(_negative, uint64=SAME, complex=_complex_negative),
     "positive": _kinds(_clone, uint64=SAME),
-    "absolute": _kinds(torch.abs, bool=_clone, uint64=_clone),
+    "absolute": _kinds(torch.abs, bool=_clone, uint64=_clone, complex=_complex_abs),
     "fabs": _kinds(float=torch.abs),
     "sign": _kinds(int=torch.sign, uint64=lambda a: (a.view(torch.int64) != 0).to(torch.uint64), float=_sign_float,
                    complex=_sign_complex),
     "conjugate": _kinds(_clone, uint64=SAME, complex=torch.conj_physical),
     "square": _kinds(lambda a: a * a, uint64=SAME, complex=_complex_square),
-    "reciprocal": _kinds(float=torch.reciprocal, complex=torch.reciprocal,
+    "reciprocal": _kinds(float=torch.reciprocal, complex=_complex_reciprocal,
                          uint64=lambda a: (a.view(torch.int64) == 1).to(torch.uint64),
                          choose=lambda tds: _int_reciprocal(tds) if _CATEGORY[tds[0]] == "int" else None),
-    "sqrt": _kinds(float=torch.sqrt, complex=torch.sqrt),
+    "sqrt": _kinds(float=_sqrt, complex=torch.sqrt),
     "cbrt": _kinds(float=_cbrt),
     "gcd": _kinds(int=_gcd, uint64=_u64_gcd),
     "lcm": _kinds(int=_lcm, uint64=_u64_lcm),
@@ -876,7 +973,7 @@ _KERNELS = {
     # floating point
     "isfinite": _kinds(torch.isfinite, uint64=SAME), "isinf": _kinds(torch.isinf, uint64=SAME),
     "isnan": _kinds(torch.isnan, uint64=SAME), "isnat": _isnat, "signbit": _kinds(float=torch.signbit),
-    "copysign": _kinds(float=torch.copysign), "nextafter": _kinds(float=torch.nextafter),
+    "copysign": _kinds(float=torch.copysign), "nextafter": _kinds(float=torch.nextafter, float16=_nextafter_half),
     "spacing": _kinds(float=_spacing, float16=_spacing_half), "modf": _kinds(float=_modf),
     "frexp": _kinds(float=_frexp), "ldexp": _kinds(float=_ldexp),
     # bits

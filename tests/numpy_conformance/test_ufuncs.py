@@ -1,0 +1,529 @@
+"""Differential tests of every ufunc against the installed NumPy.
+
+Two layers: a deterministic sweep of every ufunc over every numeric dtype combination (and Python scalar
+operands) on arrays of corner values, and hypothesis-driven calls on random arrays (0-D, empty, non-contiguous
+views, broadcasting).  Results must agree in dtype, shape, NaN positions, signed zeros (for IEEE-exact
+operations) and value; when NumPy raises, the shim must raise the same exception type.
+"""
+
+from __future__ import annotations
+
+import itertools
+import pickle
+import warnings
+
+import numpy
+import pytest
+from hypothesis import given, strategies as st
+from hypothesis.extra import numpy as hnp
+
+import npcompile._numpy as shim
+from npcompile._errors import UnsupportedFeature
+from npcompile._numpy._ufuncs import UFUNCS
+from tests.numpy_conformance.harness import to_shim
+from tests.numpy_conformance.strategies import ALL, arrays, dtypes
+
+# One entry per ufunc object (aliases such as ``abs`` share NumPy's own name's object).
+NAMES = sorted({uf.__name__ for uf in UFUNCS.values()} - {"isnat"})
+GUFUNCS = {"matmul", "vecdot", "matvec", "vecmat"}
+ELEMENTWISE = [n for n in NAMES if n not in GUFUNCS]
+
+# Operations whose IEEE result is exact (or defined bit for bit by NumPy's algorithm): compared exactly,
+# signed zeros included.  The rest (transcendental functions, pow, complex division) get a few ulps.
+EXACT = {
+    "absolute", "add", "divide", "bitwise_and", "bitwise_count", "bitwise_or", "bitwise_xor", "ceil", "conjugate",
+    "copysign", "divmod", "equal", "fabs", "floor", "floor_divide", "fmax", "fmin", "fmod", "frexp", "gcd",
+    "greater", "greater_equal", "heaviside", "invert", "isfinite", "isinf", "isnan", "lcm", "ldexp",
+    "left_shift", "less", "less_equal", "logical_and", "logical_not", "logical_or", "logical_xor", "maximum",
+    "minimum", "modf", "multiply", "negative", "nextafter", "not_equal", "positive", "remainder", "right_shift",
+    "rint", "sign", "signbit", "spacing", "sqrt", "square", "subtract", "trunc",
+}
+# Exact on real outputs only: NumPy's complex products may use fused multiply-adds (last bit, zero signs).
+EXACT_REAL_ONLY = {"multiply", "square", "sign", "sqrt", "absolute", "divide"}
+# Which of two equal operands (-0.0 == 0.0) these return depends on NumPy's code path (SIMD or scalar).
+ZERO_TIES = {"maximum", "minimum", "fmax", "fmin"}
+FUSED = {"multiply", "square", "power", "float_power", "matmul", "vecdot"}
+ULPS = {numpy.dtype("float16"): 2, numpy.dtype("float32"): 8, numpy.dtype("float64"): 8}
+
+
+def corner_values(dtype):
+    """Ten values of ``dtype`` that hit the corners: zeros of both signs, infinities, NaN, extremes, -1."""
+    d = numpy.dtype(dtype)
+    if d.kind == "b":
+        return numpy.array([True, False, True, False, True, False, False, True, True, True], d)
+    if d.kind in "iu":
+        info = numpy.iinfo(d)
+        v = [0, 1, 2, 3, 7, info.max, info.min, info.max - 1, 5, 64]
+        if d.kind == "i":
+            v[3], v[4], v[8], v[9] = -3, -1, -7, -64
+        return numpy.array(v, d)
+    if d.kind == "f":
+        return numpy.array([0.0, -0.0, 1.5, -2.5, numpy.inf, -numpy.inf, numpy.nan, 0.5, -1e-3, 3.0], d)
+    return numpy.array([0, complex(-0.0, 1), 1.5 - 2j, complex(numpy.inf, 0), complex(numpy.nan, 1), -2.5,
+                        1j, 0.5 + 0.5j, complex(0, numpy.inf), 3 + 4j], d)
+
+
+# ------------------------------------------------------------------------------ comparison
+
+
+def _close_real(got, exp, dtype, exact, what, zero_signs=True, scale=None):
+    """Real parts: same NaNs and infinities; the rest exactly, or within a few ulps of ``scale`` (default:
+    the value itself; a complex result passes its magnitude, so cancellation in one part is tolerated)."""
+    scale = numpy.abs(exp) if scale is None else numpy.maximum(scale, numpy.abs(exp))
+    nan = numpy.isnan(exp)
+    assert numpy.array_equal(numpy.isnan(got), nan), f"{what}: NaN positions differ: {got} vs NumPy's {exp}"
+    g, e, scale = got[~nan], exp[~nan], scale[~nan]
+    inf = numpy.isinf(e)
+    assert numpy.array_equal(g[inf], e[inf]), f"{what}: infinities differ: {got} vs NumPy's {exp}"
+    g, e, scale = g[~inf].astype(numpy.float64), e[~inf].astype(numpy.float64), scale[~inf]
+    if exact:
+        bad = g != e
+        if zero_signs:
+            bad |= (e == 0) & (g == 0) & (numpy.signbit(g) != numpy.signbit(e))
+    else:
+        with numpy.errstate(all="ignore"):
+            ulp = numpy.spacing(numpy.minimum(scale, numpy.finfo(dtype).max).astype(dtype)).astype(numpy.float64)
+        tiny = numpy.finfo(dtype).eps * (1 if dtype.itemsize > 2 else 4)  # cancellation near zero
+        bad = numpy.abs(g - e) > ULPS[dtype] * ulp + tiny
+    assert not bad.any(), f"{what}: {g[bad]} vs NumPy's {e[bad]}"
+
+
+def assert_same_array(got, exp, name, what="result", complex_inputs=False):
+    assert isinstance(got, shim.ndarray), f"{what}: expected an array, got {type(got).__name__}"
+    g = numpy.asarray(got)
+    exp = numpy.asarray(exp)
+    assert g.dtype == exp.dtype, f"{what}: dtype {g.dtype} != NumPy's {exp.dtype}"
+    assert g.shape == exp.shape, f"{what}: shape {g.shape} != NumPy's {exp.shape}"
+    exact, signs = name in EXACT and not (complex_inputs and name in EXACT_REAL_ONLY), name not in ZERO_TIES
+    if exp.dtype.kind == "f":
+        _close_real(g.ravel(), exp.ravel(), exp.dtype, exact, what, signs)
+    elif exp.dtype.kind == "c":
+        part = numpy.dtype(f"f{exp.dtype.itemsize // 2}")
+        exact = exact and name not in EXACT_REAL_ONLY
+        with numpy.errstate(all="ignore"):
+            mag = numpy.nan_to_num(numpy.abs(exp.ravel().astype(numpy.complex128)), posinf=0)
+        _close_real(g.real.ravel(), exp.real.ravel(), part, exact, what + ".real", signs, mag)
+        _close_real(g.imag.ravel(), exp.imag.ravel(), part, exact, what + ".imag", signs, mag)
+    else:
+        assert numpy.array_equal(g, exp), f"{what}: {g} vs NumPy's {exp}"
+
+
+def check(name, *args, **kwargs):
+    """Call ufunc ``name`` in NumPy and in the shim with the same (NumPy-side) arguments and compare."""
+    np_uf = getattr(numpy, name)
+    sh_uf = getattr(shim, name)
+    try:
+        with numpy.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            expected = np_uf(*args, **kwargs)
+    except Exception as e:
+        with pytest.raises(type(e)), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            sh_uf(*to_shim(args), **to_shim(kwargs))
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        actual = sh_uf(*to_shim(args), **to_shim(kwargs))
+    cplx = any(numpy.iscomplexobj(a) for a in args)
+    if isinstance(expected, tuple):
+        assert isinstance(actual, tuple) and len(actual) == len(expected)
+        for i, (a, e) in enumerate(zip(actual, expected)):
+            assert_same_array(a, e, name, f"{name} output {i}", cplx)
+    else:
+        assert_same_array(actual, expected, name, name, cplx)
+
+
+def _sweep(name, combos):
+    failures = []
+    for args in combos:
+        try:
+            check(name, *args)
+        except UnsupportedFeature:
+            pass  # allowed: the shim refuses rather than guesses (none expected today, see below)
+        except (AssertionError, pytest.fail.Exception) as e:
+            failures.append(f"{[getattr(a, 'dtype', a) for a in args]}: {e}")
+        except Exception as e:
+            failures.append(f"{[getattr(a, 'dtype', a) for a in args]}: {type(e).__name__}: {e}")
+    assert not failures, "\n".join(failures[:10])
+
+
+# ------------------------------------------------------------------------------ every dtype combination
+
+DTYPE_CHARS = "?bhilBHILefdFD"
+
+
+@pytest.mark.parametrize("name", ELEMENTWISE)
+def test_every_dtype_combination(name):
+    nin = getattr(numpy, name).nin
+    combos = []
+    for chars in itertools.product(DTYPE_CHARS, repeat=nin):
+        args = [corner_values(c) for c in chars]
+        if nin == 2:
+            args[1] = args[1][::-1].copy()  # pair different corners
+        combos.append(args)
+    _sweep(name, combos)
+
+
+PY_SCALARS = [True, 0, 1, -1, 3, 200, 300, -129, 2**31, 2**63 - 1, 2**63, 2**64 - 1, 2**64, -(2**63) - 1,
+              0.0, -0.0, 2.5, -1.5, float("inf"), float("nan"), 1e300, 2j, complex(1.5, -0.0)]
+
+
+@pytest.mark.parametrize("name", [n for n in ELEMENTWISE if getattr(numpy, n).nin == 2])
+def test_python_scalar_operands(name):
+    """NEP 50: Python scalars are weak; out-of-range Python ints raise OverflowError (or compare exactly)."""
+    combos = []
+    for c in DTYPE_CHARS:
+        a = corner_values(c)
+        for v in PY_SCALARS:
+            combos += [(a, v), (v, a)]
+    combos += [(v, w) for v, w in itertools.product([True, 3, 2.5, 2j, 2**63], repeat=2)]
+    _sweep(name, combos)
+
+
+@pytest.mark.parametrize("name", [n for n in ELEMENTWISE if getattr(numpy, n).nin == 1])
+def test_python_scalar_unary(name):
+    """A lone Python scalar converts as ``numpy.asarray`` does (2**63 is uint64); ints beyond uint64 would be
+    object arrays, which the shim refuses (UnsupportedFeature) rather than models."""
+    _sweep(name, [(v,) for v in PY_SCALARS if not (type(v) is int and not -(2**63) <= v < 2**64)])
+    with pytest.raises(UnsupportedFeature):
+        getattr(shim, name)(2**64)
+
+
+# ------------------------------------------------------------------------------ random arrays
+
+
+@st.composite
+def ufunc_operands(draw, nin):
+    """Operands of mutually broadcastable (or, rarely, incompatible) shapes, some of them Python scalars."""
+    shapes = draw(hnp.mutually_broadcastable_shapes(num_shapes=nin, min_dims=0, max_dims=3, max_side=4))
+    ops = []
+    for shape in shapes.input_shapes:
+        if nin > 1 and draw(st.integers(0, 5)) == 0:
+            ops.append(draw(st.one_of(st.booleans(), st.integers(-300, 300), st.floats(allow_nan=True),
+                                      st.complex_numbers(max_magnitude=1e3))))
+        else:
+            ops.append(draw(arrays(dtype=dtypes(ALL), shape=st.just(shape))))
+    if nin > 1 and draw(st.integers(0, 9)) == 0:
+        ops[0] = draw(arrays(dtype=dtypes(ALL), shape=st.just((3,))))
+        ops[1] = draw(arrays(dtype=dtypes(ALL), shape=st.just((2,))))  # not broadcastable: ValueError
+    return ops
+
+
+@pytest.mark.parametrize("name", ELEMENTWISE)
+@given(data=st.data())
+def test_random_operands(name, data):
+    ops = data.draw(ufunc_operands(getattr(numpy, name).nin))
+    with numpy.errstate(all="ignore"):
+        huge = any(numpy.iscomplexobj(o) and numpy.any(numpy.abs(o) > 1e150) for o in ops)
+    if name in FUSED and huge:
+        return  # near overflow NumPy's fused multiply-adds give inf where separate products give nan
+    try:
+        check(name, *ops)
+    except UnsupportedFeature:
+        pass
+
+
+# ------------------------------------------------------------------------------ keywords: out, where, dtype, casting
+
+
+@pytest.mark.parametrize("name", ELEMENTWISE)
+def test_out_returns_out(name):
+    uf, nuf = getattr(shim, name), getattr(numpy, name)
+    loops = {t.split("->")[0] for t in nuf.types}
+    loop = next(t for t in ("d", "dd", "di", "l", "ll") if t in loops)  # a float loop, else an int one
+    args = [corner_values(c) for c in loop]
+    with numpy.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = nuf(*args)
+        expected = expected if isinstance(expected, tuple) else (expected,)
+        outs = tuple(shim.empty(e.shape, e.dtype) for e in expected)
+        r = uf(*to_shim(args), out=outs if nuf.nout > 1 else outs[0])
+    if nuf.nout == 1:
+        assert r is outs[0]
+    else:
+        assert isinstance(r, tuple) and all(x is o for x, o in zip(r, outs))
+    for o, e in zip(outs, expected):
+        assert_same_array(o, e, name)
+
+
+def test_out_forms_and_errors():
+    a = numpy.arange(6.0).reshape(2, 3)
+    check("add", a, 1, out=numpy.zeros((2, 3)))
+    check("add", a, 1, out=(numpy.zeros((2, 3)),))
+    check("add", a, 1, out=numpy.zeros((2, 3), numpy.int64))  # same_kind: float64 -> int64 refused
+    check("add", a, 1, out=numpy.zeros((2, 3), numpy.int64), casting="unsafe")
+    check("add", a, 1, out=numpy.zeros((3,)))  # ValueError: does not match the broadcast shape
+    check("add", numpy.arange(3.0), 1, out=numpy.zeros((2, 3)))  # out may be larger (broadcast)
+    check("add", a, 1, out=(numpy.zeros((2, 3)), numpy.zeros((2, 3))))  # ValueError: wrong tuple length
+    check("add", a, 1, numpy.zeros((2, 3)))  # out as a positional argument
+    check("divmod", a, 4, out=(numpy.zeros((2, 3)), numpy.zeros((2, 3))))
+    check("divmod", a, 4, out=(None, numpy.zeros((2, 3))))
+    check("modf", a / 7, out=(numpy.zeros((2, 3)), numpy.zeros((2, 3))))
+    check("frexp", a, out=(numpy.zeros((2, 3)), numpy.zeros((2, 3), numpy.int32)))
+    check("sin", a, out=numpy.zeros((2, 3), numpy.float32))
+    with pytest.raises(TypeError):
+        shim.add(shim.asarray(a), 1, out=[0, 0, 0])
+    o = shim.zeros((2, 3))
+    o.flags.writeable = False
+    with pytest.raises(ValueError):
+        shim.add(shim.asarray(a), 1, out=o)
+
+
+def test_out_aliasing_input():
+    a = numpy.arange(6.0)
+    s = shim.asarray(a.copy())
+    r = shim.multiply(s, 2, out=s)
+    assert r is s and s.tolist() == (a * 2).tolist()
+    s = shim.asarray(numpy.arange(6))
+    s += 1
+    assert s.tolist() == list(range(1, 7))
+
+
+@given(arrays(dtype=dtypes([numpy.dtype("f8"), numpy.dtype("i4")]), shape=st.just((2, 3))),
+       hnp.arrays(bool, st.sampled_from([(2, 3), (3,), (), (2, 1)])))
+def test_where(a, mask):
+    out = numpy.full((2, 3), -7.0)
+    check("add", a, 1, where=mask, out=out)
+    check("negative", a, where=mask, out=out.copy())
+    check("divmod", a, 3, where=mask, out=(out.copy(), out.copy()))
+    r = shim.add(shim.asarray(a), 1, where=True)
+    assert numpy.array_equal(numpy.asarray(r), a + 1, equal_nan=True)
+
+
+def test_where_errors_and_warning():
+    a = numpy.arange(3.0)
+    check("add", a, 1, where=numpy.array([1, 0, 1]), out=numpy.zeros(3))  # where must be bool: TypeError
+    check("add", a, 1, where=numpy.ones((2, 2), bool), out=numpy.zeros(3))  # not broadcastable
+    with pytest.warns(UserWarning, match="where"):
+        r = shim.add(shim.asarray(a), 1, where=shim.asarray([True, False, True]))
+    assert r.shape == (3,) and r[0] == 1 and r[2] == 3
+
+
+@pytest.mark.parametrize("dtype", ["f4", "f8", "i1", "u8", "c8", "?", numpy.float16, float, int, complex])
+@pytest.mark.parametrize("name", ["add", "multiply", "true_divide", "sqrt", "negative", "maximum", "less"])
+def test_dtype_argument(name, dtype):
+    nin = getattr(numpy, name).nin
+    args = [numpy.arange(1, 7, dtype=numpy.int16)[::2], numpy.arange(3.0)][:nin]
+    check(name, *args, dtype=dtype)
+    check(name, *args, dtype=dtype, casting="unsafe")
+
+
+@pytest.mark.parametrize("casting", ["no", "equiv", "safe", "same_kind", "unsafe"])
+def test_casting_argument(casting):
+    i4, f8, f4 = numpy.arange(3, dtype="i4"), numpy.arange(3.0), numpy.arange(3, dtype="f4")
+    check("add", i4, f8, casting=casting)
+    check("add", f4, 1.5, casting=casting)
+    check("add", f8, f8, casting=casting, dtype="f4")
+    check("add", i4, i4, out=numpy.zeros(3, "i2"), casting=casting)
+    check("add", f8, f8, out=numpy.zeros(3, "f4"), casting=casting)
+    check("sqrt", i4, casting=casting)
+    check("add", i4, i4, signature=(None, None, "f8"), casting=casting)
+    check("add", i4, i4, signature="ii->i", casting=casting)
+
+
+def test_bad_arguments():
+    a = numpy.arange(3.0)
+    check("add", a, numpy.arange(4.0))  # ValueError: shapes do not broadcast
+    check("add", a.reshape(3, 1), numpy.arange(4.0).reshape(2, 2))
+    with pytest.raises(TypeError):
+        shim.add(shim.asarray(a))  # too few arguments
+    with pytest.raises(TypeError):
+        shim.sin(shim.asarray(a), 1, 2)
+    with pytest.raises(TypeError):
+        shim.add(shim.asarray(a), 1, dtype="f8", signature=(None, None, "f8"))
+    for dt in ("U", "S", "O", "M8[s]"):
+        with pytest.raises((TypeError, UnsupportedFeature)):
+            shim.add(shim.asarray(a), 1, dtype=dt)
+    check("bitwise_and", a, a)  # no loop for floats: TypeError (UFuncTypeError)
+    check("negative", numpy.array([True, False]))  # TypeError: boolean negative
+    check("subtract", numpy.array([True]), numpy.array([False]))
+    check("isnat", a)  # TypeError: only for datetimes
+    check("power", numpy.array([2, 3]), numpy.array([1, -1]))  # ValueError: negative integer powers
+
+
+def test_matmul_family():
+    rng = numpy.random.default_rng(0)
+    for dt in ("f8", "f4", "i4", "c16", "?", "u8"):
+        a = (rng.standard_normal((2, 3, 4)) * 3).astype(dt)
+        b = (rng.standard_normal((4, 5)) * 3).astype(dt)
+        v = (rng.standard_normal(4) * 3).astype(dt)
+        check("matmul", a, b)
+        check("matmul", a, v)
+        check("matmul", v, v)
+        check("vecdot", a, v)
+        check("matvec", a, v)
+        check("vecmat", v, b)
+    check("matmul", numpy.ones((2, 3)), numpy.ones((2, 3)))  # ValueError: core dimension mismatch
+    check("matmul", numpy.ones(3), 2.0)  # ValueError: 0-D operand
+
+
+# ------------------------------------------------------------------------------ the ufunc objects
+
+
+@pytest.mark.parametrize("name", sorted(UFUNCS))
+def test_attributes(name):
+    uf, nuf = getattr(shim, name), getattr(numpy, name)
+    assert isinstance(uf, shim.ufunc)
+    assert uf.__name__ == nuf.__name__
+    assert (uf.nin, uf.nout, uf.nargs) == (nuf.nin, nuf.nout, nuf.nargs)
+    assert uf.identity == nuf.identity and type(uf.identity) is type(nuf.identity)
+    assert uf.signature == nuf.signature
+    assert repr(uf) == repr(nuf)
+    assert set(uf.types) <= set(nuf.types) and uf.ntypes == len(uf.types)  # the numeric loops of NumPy's
+    assert pickle.loads(pickle.dumps(uf)) is uf
+
+
+def test_aliases_are_one_object():
+    for alias, target in [("abs", "absolute"), ("conj", "conjugate"), ("mod", "remainder"), ("pow", "power"),
+                          ("true_divide", "divide"), ("bitwise_not", "invert"), ("acos", "arccos")]:
+        assert getattr(shim, alias) is getattr(shim, target)
+        assert getattr(shim, alias) is UFUNCS[alias]
+    assert shim.radians is not shim.deg2rad and shim.radians.__name__ == "radians"
+
+
+@pytest.mark.parametrize("name", ["add", "multiply", "subtract", "maximum", "less", "arctan2", "logical_xor",
+                                  "divmod", "power", "gcd"])
+@given(arrays(dtype=dtypes(ALL), shape=st.sampled_from([(3,), (2, 2), ()])),
+       arrays(dtype=dtypes(ALL), shape=st.sampled_from([(4,), (2,), ()])))
+def test_outer(name, a, b):
+    try:
+        check_outer(name, a, b)
+    except UnsupportedFeature:
+        pass
+
+
+def check_outer(name, a, b):
+    nuf, uf = getattr(numpy, name), getattr(shim, name)
+    try:
+        with numpy.errstate(all="ignore"):
+            expected = nuf.outer(a, b)
+    except Exception as e:
+        with pytest.raises(type(e)):
+            uf.outer(shim.asarray(a), shim.asarray(b))
+        return
+    actual = uf.outer(shim.asarray(a), shim.asarray(b))
+    if isinstance(expected, tuple):
+        for x, e in zip(actual, expected):
+            assert_same_array(x, e, name)
+    else:
+        assert_same_array(actual, expected, name)
+
+
+def test_outer_unary_refused():
+    with pytest.raises(ValueError):
+        shim.sin.outer(shim.asarray([1.0]), shim.asarray([2.0]))
+    check_outer("add", [1, 2], [[1.0], [2.0]])
+
+
+# ------------------------------------------------------------------------------ specific corners
+
+
+def test_integer_division_by_zero_and_overflow():
+    for dt in ("i1", "i8", "u1", "u2", "u4", "u8"):
+        a = numpy.array([7, 0, numpy.iinfo(dt).min, numpy.iinfo(dt).max, 5], dt)
+        b = numpy.array([0, 0, -1 if dt[0] == "i" else 1, 3, 2], dt)
+        for name in ("floor_divide", "remainder", "fmod", "divmod"):
+            check(name, a, b)
+
+
+def test_uint64_exact():
+    big = numpy.array([2**64 - 1, 2**63, 2**63 + 12345, 10**19, 3, 0, 1, 2**32 + 7], numpy.uint64)
+    small = numpy.array([2**63 + 1, 7, 2**64 - 2, 3, 2**63, 5, 0, 2**32], numpy.uint64)
+    for name in ("floor_divide", "remainder", "fmod", "divmod", "gcd", "lcm", "maximum", "minimum", "less",
+                 "greater_equal", "power", "right_shift", "left_shift", "bitwise_count", "add", "multiply",
+                 "subtract", "equal", "sign", "reciprocal", "absolute", "logical_and", "fmax", "fmin", "square"):
+        for args in [(big, small), (small, big), (big, numpy.uint64(3)), (big, 70)][:getattr(numpy, name).nin and 4]:
+            check(name, *args[:getattr(numpy, name).nin])
+    check("less", numpy.array([-1, 5], numpy.int64), numpy.array([2**63, 5], numpy.uint64))
+    check("equal", numpy.array([2**63, 5], numpy.uint64), numpy.array([-(2**63), 5], numpy.int64))
+
+
+def test_float_corner_cases():
+    x = numpy.array([0.0, -0.0, 1e-310, -5e-324, 1.0, -1.0, 2.5, -2.5, 0.5, -0.5, 1.5, 1e308, numpy.inf,
+                     -numpy.inf, numpy.nan])
+    y = numpy.array([-0.0, 0.0, numpy.inf, -numpy.inf, 2.0, -2.0, 1.0, 0.0, -0.0, numpy.nan, 3.0, 1e-308,
+                     numpy.inf, 2.0, 1.0])
+    for name in ("remainder", "fmod", "floor_divide", "divmod", "copysign", "arctan2", "logaddexp",
+                 "logaddexp2", "heaviside", "maximum", "minimum", "fmax", "fmin", "nextafter", "hypot", "power"):
+        check(name, x, y)
+        check(name, y, x)
+    for name in ("sign", "signbit", "rint", "spacing", "cbrt", "modf", "frexp", "sqrt", "reciprocal", "floor",
+                 "ceil", "trunc", "square"):
+        for dt in ("f2", "f4", "f8"):
+            check(name, x.astype(dt))
+    check("rint", numpy.array([0.5, 1.5, 2.5, -0.5, -1.5, 2.4999999, 4.5]))
+    check("ldexp", numpy.array([1.0, 5e-324, 1.5, 1e308, 0.75, -0.0, 3.0]),
+          numpy.array([1023, 1074, -1075, -2000, -1074, 5, 2000], numpy.int64))
+    check("ldexp", numpy.array([1.0, 3.0], numpy.float32), numpy.array([-149, 2**40], numpy.int64))
+    check("ldexp", numpy.array([1.5], numpy.float16), numpy.array([-25], numpy.int32))
+    check("frexp", numpy.array([5e-324, -1e-310, 1e-40], numpy.float64))
+    check("frexp", numpy.array([1e-45, 1e-40], numpy.float32))
+    cubes = numpy.array([27.0, 8.0, -64.0, 1e-300, 0.001, 3.0, 2.0**-1074])
+    check("cbrt", cubes)
+    assert shim.cbrt(shim.asarray([27.0, -8.0])).tolist() == [3.0, -2.0]
+
+
+def test_complex_corner_cases():
+    z = numpy.array([0j, complex(-0.0, 1), complex(numpy.inf, 0), complex(0, numpy.inf), complex(numpy.inf, numpy.nan),
+                     complex(numpy.nan, numpy.inf), complex(-numpy.inf, numpy.inf), complex(numpy.nan, 0), 3 + 4j,
+                     -2.5 + 0j])
+    for name in ("sign", "rint", "square", "reciprocal", "conjugate", "absolute", "isnan", "isinf", "isfinite"):
+        check(name, z)
+    w = z[::-1].copy()
+    for name in ("add", "subtract", "multiply", "maximum", "minimum", "fmax", "fmin", "less", "less_equal",
+                 "greater", "greater_equal", "equal", "power", "float_power"):
+        check(name, z, w)
+    exps = numpy.array([0, 1, 2, 3, 4, -1, -2, 7, 0.5, 1j, 1 + 1j, 99, 100, -99])
+    for base in (0j, 1 + 1j, complex(0, numpy.inf), -2 + 0.5j):
+        check("power", numpy.full(exps.shape, base), exps)
+
+
+def test_integer_corner_cases():
+    for dt in ("i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8"):
+        info = numpy.iinfo(dt)
+        a = numpy.array([0, 1, info.max, info.min, 5, 6, info.max - 1], dt)
+        shifts = numpy.array([0, 1, 7, 8, 63, 64, 200] if dt[0] == "u" else [0, 1, 7, 8, 63, 64, -1], dt) \
+            if info.bits > 8 else numpy.array([0, 1, 7, 8, 9, 100, 3], dt)
+        for name in ("left_shift", "right_shift"):
+            check(name, a, shifts)
+        for name in ("gcd", "lcm"):
+            check(name, a, a[::-1].copy())
+        for name in ("reciprocal", "bitwise_count", "sign", "absolute", "negative", "invert", "conjugate",
+                     "square"):
+            check(name, a)
+    check("gcd", numpy.array([-4, 0, -12, 7]), numpy.array([6, 0, -18, -21]))
+    check("lcm", numpy.array([-4, 0, -12, 7]), numpy.array([6, 5, -18, -21]))
+
+
+def test_weak_python_scalars():
+    i8, u8, f4, c8 = (numpy.arange(3, dtype=d) for d in ("i1", "u1", "f4", "c8"))
+    check("add", i8, 100)
+    check("add", i8, 300)  # OverflowError
+    check("add", u8, -1)  # OverflowError
+    check("add", i8, 1.5)  # float64
+    check("add", f4, 1.5)  # stays float32
+    check("add", f4, 2**70)  # huge int into float32: inf
+    check("multiply", c8, 1.5)
+    check("add", numpy.array([True]), 1)
+    check("less", i8, 1000)  # compared exactly in NumPy 2
+    check("equal", u8, -1)
+    check("greater_equal", -(2**70), u8)
+    check("add", 2**63, 1)  # OverflowError: no default integer type holds it
+    check("add", 1, 2.5)
+    check("multiply", True, False)
+
+
+def test_fast_path_matches_slow_path():
+    """The plain-call fast path must agree with the keyword path (it caches casts per operand types)."""
+    a = shim.asarray(numpy.arange(-3, 3, dtype=numpy.int8))
+    f = shim.asarray(numpy.linspace(-1, 1, 6, dtype=numpy.float32))
+    for x, y in [(a, 2), (a, a), (f, a), (a, 1.5), (f, 2.0), (f, f), (a, True), (a, 2j)]:
+        for uf in (shim.add, shim.subtract, shim.multiply, shim.less, shim.equal, shim.maximum):
+            for _ in range(2):  # the second call takes the fast path
+                fast = uf(x, y)
+                slow = uf(x, y, casting="same_kind")
+                assert fast.dtype == slow.dtype and numpy.array_equal(numpy.asarray(fast), numpy.asarray(slow))
+    for _ in range(2):
+        with pytest.raises(OverflowError):
+            a + 1000
+    assert (a + 127).dtype == numpy.int8
