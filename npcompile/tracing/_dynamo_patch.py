@@ -162,6 +162,36 @@ def _convert_exc(what: str, exc: BaseException) -> BaseException:
     return ShimTraceError(what, exc)
 
 
+def _pending_unbacked():
+    """Dynamo's list of unbacked symbols created by the node being traced, or None outside fake tracing."""
+    if not tracing_active():
+        return None
+    try:
+        from torch._guards import detect_fake_mode
+
+        mode = detect_fake_mode()
+        env = getattr(mode, "shape_env", None) if mode is not None else None
+        return getattr(env, "pending_fresh_unbacked_symbols", None)
+    except Exception:
+        return None
+
+
+def _check_unbacked(pending, n0, out, what):
+    """A shim call that made data-dependent sizes/values internally (e.g. a ``nonzero`` to decide a branch) but
+    returns none of them would make Dynamo fail the whole frame ("pending unbacked symbols"); turn it into a
+    graph break at this one call instead."""
+    if pending is None or len(pending) <= n0:
+        return
+    from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
+
+    escaped = free_unbacked_symbols(out)
+    new = pending[n0:]
+    if all(sym in escaped for sym in new):
+        return
+    del pending[n0:]
+    raise ShimTraceError(what, NotImplementedError("data-dependent internals in the shim for this call"))
+
+
 # --------------------------------------------------------------------------------------------------------------
 # Graph-node callables.  These replace torch/_dynamo/utils.py's ``numpy_to_tensor_wrapper``,
 # ``numpy_attr_wrapper``, ``numpy_method_wrapper`` and ``numpy_operator_wrapper``, which turn the tensors of
@@ -211,11 +241,15 @@ class ShimCall:
         args = _to_shim(args)
         if kwargs:
             kwargs = {k: _to_shim(v) for k, v in kwargs.items()}
+        pending = _pending_unbacked()
+        n0 = len(pending) if pending is not None else 0
+        what = f"numpy.{getattr(self.f, '__name__', self.f)}"
         try:
-            out = self.f(*args, **kwargs)
+            out = _to_tensor(self.f(*args, **kwargs))
         except Exception as e:
-            raise _convert_exc(f"numpy.{getattr(self.f, '__name__', self.f)}", e) from e
-        return _to_tensor(out)
+            raise _convert_exc(what, e) from e
+        _check_unbacked(pending, n0, out, what)
+        return out
 
 
 class ShimMethodCall:
@@ -236,11 +270,14 @@ class ShimMethodCall:
         if kwargs:
             kwargs = {k: _to_shim(v) for k, v in kwargs.items()}
         obj = args[0]
+        pending = _pending_unbacked()
+        n0 = len(pending) if pending is not None else 0
         try:
-            out = getattr(obj, self.method)(*args[1:], **kwargs)
+            out = _to_tensor(getattr(obj, self.method)(*args[1:], **kwargs))
         except Exception as e:
             raise _convert_exc(f"ndarray.{self.method}", e) from e
-        return _to_tensor(out)
+        _check_unbacked(pending, n0, out, f"ndarray.{self.method}")
+        return out
 
 
 class ShimOperatorCall:
@@ -260,11 +297,15 @@ class ShimOperatorCall:
         if kwargs:
             raise TypeError("operators take no keyword arguments")
         args = _to_shim(args)
+        what = f"operator {getattr(self.op, '__name__', self.op)}"
+        pending = _pending_unbacked()
+        n0 = len(pending) if pending is not None else 0
         try:
-            out = self.op(*args)
+            out = _to_tensor(self.op(*args))
         except Exception as e:
-            raise _convert_exc(f"operator {getattr(self.op, '__name__', self.op)}", e) from e
-        return _to_tensor(out)
+            raise _convert_exc(what, e) from e
+        _check_unbacked(pending, n0, out, what)
+        return out
 
 
 def shim_attr(obj, name: str):

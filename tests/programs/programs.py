@@ -1,5 +1,8 @@
 """Ordinary NumPy programs from several domains, written the way people write NumPy (no npcompile in sight).
 
+Python loops are unrolled by the tracer, so loop counts are kept small here (the default test run compiles
+every program); the shapes of the computations are what matter.
+
 Each entry: ``PROGRAMS[name] = Program(fn, make_inputs, rtol)``.  ``make_inputs(rng)`` draws fresh random
 inputs; randomness used *by* a program (Monte Carlo) is drawn outside and passed in, so results are
 deterministic and comparable with NumPy.
@@ -45,7 +48,7 @@ def _mat(m, n):
 # ----------------------------------------------------------------------------------------------- stencils
 
 
-@program("stencil", lambda rng: (rng.random(64), 0.1, 20))
+@program("stencil", lambda rng: (rng.random(64), 0.1, 8))
 def heat_1d(u, alpha, steps):
     u = u.copy()
     for _ in range(steps):
@@ -53,7 +56,7 @@ def heat_1d(u, alpha, steps):
     return u
 
 
-@program("stencil", lambda rng: (rng.random((24, 24)), 10))
+@program("stencil", lambda rng: (rng.random((24, 24)), 5))
 def jacobi_2d(grid, iters):
     g = grid.copy()
     for _ in range(iters):
@@ -75,7 +78,7 @@ def game_of_life_step(board):
     return ((n == 3) | ((board == 1) & (n == 2))).astype(np.int64)
 
 
-@program("stencil", lambda rng: (rng.random(50), 0.3, 15))
+@program("stencil", lambda rng: (rng.random(50), 0.3, 6))
 def wave_1d(u0, c, steps):
     prev = u0.copy()
     cur = u0.copy()
@@ -121,7 +124,7 @@ def moving_average(x):
     return (c[w:] - c[:-w]) / w
 
 
-@program("statistics", lambda rng: (rng.random(60), 0.2))
+@program("statistics", lambda rng: (rng.random(12), 0.2))
 def exp_moving_average(x, alpha):
     out = np.empty_like(x)
     acc = x[0]
@@ -153,7 +156,7 @@ def kmeans_assign(points, centers):
 @program("clustering", _kmeans_inputs)
 def kmeans_iterations(points, centers):
     c = centers.copy()
-    for _ in range(5):
+    for _ in range(3):
         d = ((points[:, None, :] - c[None, :, :]) ** 2).sum(axis=-1)
         lab = d.argmin(axis=1)
         onehot = (lab[:, None] == np.arange(c.shape[0])[None, :]).astype(points.dtype)
@@ -181,7 +184,7 @@ def nbody_accel(pos, vel, mass):
 def nbody_leapfrog(pos, vel, mass):
     p, v = pos.copy(), vel.copy()
     dt = 0.01
-    for _ in range(5):
+    for _ in range(3):
         d = p[None, :, :] - p[:, None, :]
         r2 = (d * d).sum(-1) + 1e-2
         a = (d * (mass[None, :] / r2 ** 1.5)[:, :, None]).sum(axis=1)
@@ -229,7 +232,7 @@ def attention(q, k, v):
     return p @ v
 
 
-@program("ml", lambda rng: (rng.standard_normal((50, 3)), rng.standard_normal(50), 0.05, 30), rtol=1e-8)
+@program("ml", lambda rng: (rng.standard_normal((50, 3)), rng.standard_normal(50), 0.05, 8), rtol=1e-8)
 def linreg_gradient_descent(x, y, lr, steps):
     w = np.zeros(x.shape[1])
     b = 0.0
@@ -240,7 +243,7 @@ def linreg_gradient_descent(x, y, lr, steps):
     return w, b
 
 
-@program("ml", lambda rng: (rng.standard_normal((40, 4)), (rng.random(40) > 0.5).astype(np.float64), 10))
+@program("ml", lambda rng: (rng.standard_normal((40, 4)), (rng.random(40) > 0.5).astype(np.float64), 5))
 def logistic_regression(x, y, steps):
     w = np.zeros(x.shape[1])
     for _ in range(steps):
@@ -390,7 +393,7 @@ def solve_normal_equations(a, b):
 @program("linalg", _spd, rtol=1e-7)
 def power_iteration(a, v0):
     v = v0 / np.linalg.norm(v0)
-    for _ in range(30):
+    for _ in range(10):
         w = a @ v
         v = w / np.linalg.norm(w)
     return v @ a @ v
@@ -422,7 +425,7 @@ def det_inv_trace(a):
 # --------------------------------------------------------------------------------------- time stepping
 
 
-@program("time-stepping", lambda rng: (np.array([1.0, 1.0, 1.0]) + 0.1 * rng.standard_normal(3), 0.005, 40),
+@program("time-stepping", lambda rng: (np.array([1.0, 1.0, 1.0]) + 0.1 * rng.standard_normal(3), 0.005, 3),
          rtol=1e-8)
 def lorenz_rk4(state, dt, steps):
     def f(s):
@@ -439,7 +442,7 @@ def lorenz_rk4(state, dt, steps):
     return s
 
 
-@program("time-stepping", lambda rng: (rng.standard_normal(10), np.zeros(10), 0.01, 50))
+@program("time-stepping", lambda rng: (rng.standard_normal(10), np.zeros(10), 0.01, 10))
 def spring_chain_euler(x, v, dt, steps):
     x, v = x.copy(), v.copy()
     for _ in range(steps):
@@ -451,7 +454,7 @@ def spring_chain_euler(x, v, dt, steps):
     return x, v
 
 
-@program("time-stepping", lambda rng: (rng.random(30) * 0.1, 0.02, 25))
+@program("time-stepping", lambda rng: (rng.random(30) * 0.1, 0.02, 8))
 def logistic_growth(p, r, steps):
     traj = [p]
     for _ in range(steps):
@@ -467,7 +470,7 @@ def logistic_growth(p, r, steps):
 def mandelbrot(c):
     z = np.zeros_like(c)
     count = np.zeros(c.shape, dtype=np.int64)
-    for _ in range(20):
+    for _ in range(8):
         z = np.where(np.abs(z) <= 2, z * z + c, z)
         count += (np.abs(z) <= 2).astype(np.int64)
     return count
