@@ -25,13 +25,10 @@ a cache miss.  Inductor settings for NumPy code (``npcompile.inductor``) travel 
 from __future__ import annotations
 
 import functools
-import inspect
 import logging
-import sys
 import threading
 import types
-import warnings
-from typing import Any, Callable
+from typing import Callable
 
 import numpy as _np
 import torch
@@ -41,7 +38,6 @@ from . import fallback as _fallback
 from .tracing import _dynamo_patch as _patch
 
 import torch._dynamo  # noqa: E402
-from torch._dynamo import eval_frame as _eval_frame  # noqa: E402
 
 try:
     from torch._C._dynamo.eval_frame import set_eval_frame as _set_eval_frame

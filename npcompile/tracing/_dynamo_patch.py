@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import operator
 import threading
 import types
 from typing import Any
