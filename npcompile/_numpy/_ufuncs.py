@@ -393,9 +393,14 @@ def _fits(v, d):
     return info.min <= v <= info.max
 
 
+_SYMBOLIC = (torch.SymInt, torch.SymFloat, torch.SymBool)
+
+
 def _weak_scalar(v, d):
     """A Python scalar operand as the Python value of loop dtype ``d`` (NumPy 2 raises OverflowError for an
     out-of-range Python int; ``dtype=`` may force an unsafe cast, which truncates like NumPy's)."""
+    if isinstance(v, _SYMBOLIC):
+        return v  # a traced scalar: checking or converting its value would specialize (recompile per value)
     kind = d.kind
     if kind in "iu":
         if type(v) is builtins.int:
