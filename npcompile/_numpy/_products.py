@@ -1,13 +1,15 @@
 """Array products: dot, vdot, inner, outer, tensordot, einsum (and einsum_path), kron, cross, trace.
 
-Every contraction is one ``torch.einsum`` call through ``contract``, which also makes integer, unsigned and
-boolean products exact (torch has no matmul kernels for bool and the wide unsigned types, and none for
+Every contraction is one ``torch.einsum`` call through ``contract`` (or, for dot/inner/vdot of at most 2-D
+operands, one ``torch.matmul`` where torch has an exact kernel), which also makes integer, unsigned and boolean
+products exact (torch has no matmul kernels for bool and the wide unsigned types, and none for
 integers off the CPU).  Element-wise products (outer, kron, cross) are the ``multiply``/``subtract`` ufuncs, so
 they promote and cast exactly as those do.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import operator
 import warnings
@@ -31,7 +33,9 @@ __all__ = ["dot", "vdot", "inner", "outer", "tensordot", "einsum", "einsum_path"
 # Integer and bool contractions run in int64: torch has no product kernels for bool and the wide unsigned types,
 # and its einsum sums small integer types into int64 mid-way (then fails).  This is exact: integer products and
 # sums wrap modulo 2**64, and casting back keeps the low bits NumPy computes (bool: "any nonzero").
-_MAX_LABELS = 52  # torch.einsum's sublist labels are 0..51
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"  # einsum's labels; sublist ints 0..51 name them
+_MAX_LABELS = len(_LETTERS)
+_INT_MATMUL = (torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8)  # torch's CPU integer matmul
 
 
 def contract(operands, subs, out_sub, dtype) -> torch.Tensor:
@@ -45,21 +49,39 @@ def contract(operands, subs, out_sub, dtype) -> torch.Tensor:
     rename = {x: i for i, x in enumerate(labels)}
     subs = [[rename[x] for x in s] for s in subs]
     out_sub = [rename[x] for x in out_sub]
+    equation = ",".join(_letters_of(s) for s in subs) + "->" + _letters_of(out_sub)
     td = _dtypes.to_torch(dtype)
     ops = [t if t.dtype == td else _cast(t, td) for t in operands]
     if len(ops) == 1 and set(out_sub) == set(subs[0]):
-        return torch.einsum(ops[0], subs[0], out_sub)  # transposes and diagonals only: a view
+        return torch.einsum(equation, ops[0])  # transposes and diagonals only: a view
     if not (td.is_floating_point or td.is_complex):
         ops = [t.view(torch.int64) if td == torch.uint64 else t.to(torch.int64) for t in ops]
     if ops and ops[0].device.type != "cpu" and not (ops[0].is_floating_point() or ops[0].is_complex()):
         r = _contract_by_broadcast(ops, subs, out_sub)
     else:
-        r = torch.einsum(*[x for pair in zip(ops, subs) for x in pair], out_sub)
+        r = torch.einsum(equation, *ops)
     if td == torch.bool:
         return r != 0
     if td == torch.uint64:
         return r.view(torch.uint64)
     return r if r.dtype == td else r.to(td)
+
+
+def _letters_of(labels):
+    return "".join([_LETTERS[x] for x in labels])
+
+
+def matmul_native(a, b, dtype):
+    """``a @ b`` in numpy dtype ``dtype`` when torch has an exact kernel for it on a's device, else None."""
+    td = _dtypes.to_torch(dtype)
+    if not (td.is_floating_point or td.is_complex) and (a.device.type != "cpu" or td not in _INT_MATMUL):
+        return None
+    return (a if a.dtype == td else _cast(a, td)) @ (b if b.dtype == td else _cast(b, td))
+
+
+def _pair_dtype(a, b):
+    """The result dtype of a product of tensors ``a`` and ``b`` (NumPy's promotion; no weak operands)."""
+    return _dtypes.promote_types(_dtypes.from_torch(a.dtype), _dtypes.from_torch(b.dtype))
 
 
 def _cast(t, td):
@@ -120,8 +142,11 @@ def dot(a: ArrayLike, b: ArrayLike, out=None):
         if a.shape[-1] != b.shape[ib]:
             raise _not_aligned(a, b, na - 1, ib)
         sb[ib] = sa[-1]
-    out_sub = [x for x in sa + sb if x not in sa or x not in sb]
-    r = contract([a, b], [sa, sb], out_sub, _dtypes.result_type(a, b))
+    dtype = _pair_dtype(a, b)
+    r = matmul_native(a, b, dtype) if 0 < na <= 2 and 0 < nb <= 2 else None  # dot is matmul up to 2-D
+    if r is None:
+        out_sub = [x for x in sa + sb if x not in sa or x not in sb]
+        r = contract([a, b], [sa, sb], out_sub, dtype)
     return r if out is None else _dot_out(r, out)
 
 
@@ -143,7 +168,9 @@ def vdot(a: ArrayLike, b: ArrayLike, /):
     a, b = a.reshape(-1), b.reshape(-1)
     if a.shape != b.shape:
         raise ValueError(f"vdot: arrays of different sizes ({a.shape[0]} and {b.shape[0]})")
-    return contract([a.conj() if a.is_complex() else a, b], [[0], [0]], [], _dtypes.result_type(a, b))
+    a, dtype = a.conj() if a.is_complex() else a, _pair_dtype(a, b)
+    r = matmul_native(a, b, dtype)
+    return contract([a, b], [[0], [0]], [], dtype) if r is None else r
 
 
 @normalizer
@@ -155,8 +182,12 @@ def inner(a: ArrayLike, b: ArrayLike, /):
         if a.shape[-1] != b.shape[-1]:
             raise _not_aligned(a, b, na - 1, nb - 1)
         sb[-1] = sa[-1]
-    out_sub = [x for x in sa + sb if x not in sa or x not in sb]
-    return contract([a, b], [sa, sb], out_sub, _dtypes.result_type(a, b))
+    dtype = _pair_dtype(a, b)
+    r = matmul_native(a, b.mT if nb == 2 else b, dtype) if 0 < na <= 2 and 0 < nb <= 2 else None
+    if r is None:
+        out_sub = [x for x in sa + sb if x not in sa or x not in sb]
+        r = contract([a, b], [sa, sb], out_sub, dtype)
+    return r
 
 
 def _tensordot_axes(axes, a, b):
@@ -184,7 +215,7 @@ def tensordot(a: ArrayLike, b: ArrayLike, axes=2):
     for i, j in zip(axes_a, axes_b):
         sb[j] = i
     out_sub = [x for i, x in enumerate(sa) if i not in axes_a] + [x for j, x in enumerate(sb) if j not in axes_b]
-    return contract([a, b], [sa, sb], out_sub, _dtypes.result_type(a, b))
+    return contract([a, b], [sa, sb], out_sub, _pair_dtype(a, b))
 
 
 # ---------------------------------------------------------------- element-wise products
@@ -254,7 +285,6 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
 
 # ---------------------------------------------------------------- einsum
 
-_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"  # sublist ints 0..51 name these letters
 _ELLIPSIS = 100  # label of the ellipsis dim r places from the right: _ELLIPSIS + r
 _EINSUM_KWARGS = ("dtype", "order", "casting")
 
@@ -318,7 +348,17 @@ def _term_labels(term, ndim, i):
 
 
 def _parse(subscripts, shapes):
-    """NumPy's einsum subscripts -> (labels per operand, output labels, size per label), with NumPy's errors."""
+    """NumPy's einsum subscripts -> (labels per operand, output labels, size per label), with NumPy's errors;
+    cached per subscripts and shapes (the results are shared: callers must not mutate them)."""
+    shapes = tuple(tuple(shape) for shape in shapes)
+    try:
+        return _parse_cached(subscripts, shapes)
+    except TypeError:  # symbolic sizes under tracing are not hashable
+        return _parse_cached.__wrapped__(subscripts, shapes)
+
+
+@functools.lru_cache(maxsize=1024)
+def _parse_cached(subscripts, shapes):
     s = subscripts.replace(" ", "")
     lhs, arrow, rhs = s.partition("->")
     if "-" in lhs or ">" in lhs:
@@ -374,7 +414,7 @@ def einsum(*operands, out=None, optimize=False, **kwargs):
     same values up to rounding, except that NumPy's optimized paths compute each pairwise intermediate in that
     pair's own dtype, so mixed-width integer operands that overflow such an intermediate wrap differently there.
     Operands are arrays first (Python scalars are not weak here, as in NumPy); the result has
-    ``result_type`` of the operands or ``dtype=``, each operand cast to it under ``casting`` (default 'safe').
+    the promoted dtype of the operands or ``dtype=``, each operand cast to it under ``casting`` (default 'safe').
     Like NumPy, a single operand that is only transposed or diagonalised gives a view (``dtype`` and
     ``casting`` then play no part).
     """
@@ -389,7 +429,8 @@ def einsum(*operands, out=None, optimize=False, **kwargs):
         r = contract(tensors, subs, out_sub, _dtypes.from_torch(tensors[0].dtype))
         return view_of(arrays[0], r) if isinstance(arrays[0], ndarray) else wrap(r)
     dtype, casting = kwargs.get("dtype"), kwargs.get("casting", "safe")
-    rt = _dtypes.result_type(*tensors) if dtype is None else _dtypes.to_dtype(dtype)
+    rt = functools.reduce(_dtypes.promote_types, [_dtypes.from_torch(t.dtype) for t in tensors]) \
+        if dtype is None else _dtypes.to_dtype(dtype)
     for i, t in enumerate(tensors):
         if not _np.can_cast(_dtypes.from_torch(t.dtype), rt, casting):
             raise TypeError(f"Iterator operand {i} dtype could not be cast from {_dtypes.from_torch(t.dtype)!r} to "

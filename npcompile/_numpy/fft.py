@@ -160,14 +160,16 @@ def _shape_and_axes(t, s, axes, inverse_real):
     return [t.shape[ax] if n is not None and n == -1 else n for n, ax in zip(s, axes)], axes
 
 
-def _c2c(t, s, axes, norm, inverse):
-    """Complex transforms over ``axes`` (last axis first, as NumPy; repeated axes transform repeatedly)."""
+def _c2c(t, s, axes, norm, inverse, last_first=True):
+    """Complex transforms over ``axes``, one after another (repeated axes transform repeatedly) in NumPy's
+    order: last axis first, except in irfftn."""
     if not axes:
         return t
     if len(set(axes)) == len(axes) and t.numel():
         s = [t.shape[ax] if n is None else _points(n) for n, ax in zip(s, axes)]
         return (torch.fft.ifftn if inverse else torch.fft.fftn)(_inexact(t, ""), s=s, dim=axes, norm=norm)
-    for n, ax in reversed(list(zip(s, axes))):
+    steps = list(zip(s, axes))
+    for n, ax in reversed(steps) if last_first else steps:
         t = _transform("ifft" if inverse else "fft", t, n, ax, norm)
     return t
 
@@ -183,7 +185,7 @@ def _n_axes(kind, a, s, axes, norm, out):
     if kind == "rfftn":
         r = _c2c(_transform("rfft", t, s[-1], axes[-1], norm), s[:-1], axes[:-1], norm, False)
     elif kind == "irfftn":
-        r = _transform("irfft", _c2c(t, s[:-1], axes[:-1], norm, True), s[-1], axes[-1], norm)
+        r = _transform("irfft", _c2c(t, s[:-1], axes[:-1], norm, True, False), s[-1], axes[-1], norm)
     else:
         r = _c2c(t, s, axes, norm, kind == "ifftn")
     return _finish(r, out, kind)
