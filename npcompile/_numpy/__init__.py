@@ -12,8 +12,8 @@ from numpy.exceptions import AxisError, ComplexWarning, DTypePromotionError, Vis
 from .._errors import UnsupportedFeature
 from . import _dtypes
 from ._dtypes import (
-    ABSTRACT_TYPES as _ABSTRACT, SCALAR_TYPE_NAMES as _SCALARS, can_cast, dtype, finfo, iinfo, isdtype,
-    issubdtype, min_scalar_type, promote_types, result_type,
+    ABSTRACT_TYPES as _ABSTRACT, SCALAR_TYPE_NAMES as _SCALARS, can_cast, common_type, dtype, finfo, iinfo,
+    isdtype, issubdtype, min_scalar_type, mintypecode, promote_types, result_type, typecodes, typename,
 )
 from ._ndarray import flatiter, ndarray
 from ._ufuncs import *  # noqa: F403

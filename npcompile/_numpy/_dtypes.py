@@ -60,7 +60,8 @@ def to_dtype(x) -> _np.dtype:
     if isinstance(x, torch.dtype):
         d = from_torch(x)
     else:
-        d = _np.dtype(getattr(x, "_np_dtype", x))  # raises TypeError like NumPy for nonsense
+        # our scalar, abstract and unsupported types stand for NumPy's; nonsense raises NumPy's TypeError
+        d = _np.dtype(getattr(x, "_np_type", x) if isinstance(x, type) else x)
         if d not in _NP_TO_TORCH:
             raise UnsupportedFeature(f"dtype {d!r}")
     try:
@@ -175,8 +176,8 @@ ABSTRACT_TYPES = {
 
 
 def _as_np_type_or_dtype(x):
-    """Map our scalar/abstract types to NumPy's, for NumPy's own predicates."""
-    if isinstance(x, _ScalarMeta):
+    """Map our scalar/abstract (and unsupported stand-in) types to NumPy's, for NumPy's own predicates."""
+    if isinstance(x, type) and getattr(x, "_np_type", None) is not None:
         return x._np_type
     from ._ndarray import ndarray
 
@@ -281,3 +282,28 @@ def _finfo(x):
 
 def _iinfo(x):
     return _np.iinfo(to_dtype(x))
+
+
+# ---------------------------------------------------------------- type-code utilities
+
+typecodes = _np.typecodes
+
+
+def typename(char):
+    """The description of a type code, as NumPy words it (a pure string lookup)."""
+    return _np.typename(char)
+
+
+def mintypecode(typechars, typeset="GDFgdf", default="d"):
+    """The type code of ``typeset`` that all of ``typechars`` (codes, or arrays) safely cast to."""
+    from ._ndarray import ndarray
+
+    return _np.mintypecode([t.dtype.char if isinstance(t, ndarray) else t for t in typechars], typeset, default)
+
+
+def common_type(*arrays):
+    """The inexact scalar type of the arrays combined (integers count as float64), as our scalar type."""
+    from ._ndarray import ndarray
+
+    probes = [_np.empty(0, a.dtype if isinstance(a, ndarray) else _np.asarray(a).dtype) for a in arrays]
+    return SCALAR_TYPES[_np.dtype(_np.common_type(*probes))]

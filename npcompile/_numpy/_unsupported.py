@@ -1,3 +1,79 @@
-"""TODO"""
+"""NumPy's public names that the shim leaves out by design, each with its reason.
 
-__all__ = []
+Every name in ``REASONS`` exists here as a stand-in that raises ``UnsupportedFeature("numpy.<name> (<reason>)")``
+when used (called, or instantiated for the types), so the compiler falls back to real NumPy.  The type
+stand-ins still work with ``isinstance`` (nothing of ours is an instance).  ``REASONS`` is also the table the
+coverage tool (``python -m npcompile._numpy.coverage``) reports from; keys of submodule names are qualified
+(``"linalg.test"``).
+"""
+
+from __future__ import annotations
+
+import numpy as _np
+
+from .._errors import UnsupportedFeature
+
+_STRINGS = "non-numeric dtype: strings"
+_DATETIME = "non-numeric dtype: datetime64/timedelta64"
+_OBJECT = "non-numeric dtype: object"
+_STRUCTURED = "non-numeric dtype: structured/record"
+_LONGDOUBLE = "extended precision (longdouble): no torch dtype"
+_MATRIX = "the matrix class: use 2-D arrays"
+_FILE_IO = "file IO"
+_INTERNALS = "NumPy internals"
+
+REASONS = {
+    # strings
+    "str_": _STRINGS, "bytes_": _STRINGS, "character": _STRINGS, "flexible": _STRINGS,
+    # datetimes
+    "datetime64": _DATETIME, "timedelta64": _DATETIME, "datetime_as_string": _DATETIME,
+    "datetime_data": _DATETIME, "busday_count": _DATETIME, "busday_offset": _DATETIME, "is_busday": _DATETIME,
+    "busdaycalendar": _DATETIME,
+    # objects and structured records
+    "object_": _OBJECT, "void": _STRUCTURED, "record": _STRUCTURED, "recarray": _STRUCTURED,
+    # extended precision
+    "longdouble": _LONGDOUBLE, "clongdouble": _LONGDOUBLE, "float128": _LONGDOUBLE, "complex256": _LONGDOUBLE,
+    # matrices
+    "matrix": _MATRIX, "asmatrix": _MATRIX, "bmat": _MATRIX,
+    # files and text parsing
+    "save": _FILE_IO, "savez": _FILE_IO, "savez_compressed": _FILE_IO, "load": _FILE_IO, "loadtxt": _FILE_IO,
+    "savetxt": _FILE_IO, "genfromtxt": _FILE_IO, "fromfile": _FILE_IO, "fromregex": _FILE_IO,
+    "fromstring": _FILE_IO + " (text parsing)", "memmap": _FILE_IO + " (memory-mapped files)",
+    # C-level iteration and NumPy's own machinery
+    "nested_iters": _INTERNALS + " (C iterator)", "show_config": _INTERNALS, "show_runtime": _INTERNALS,
+    "get_include": _INTERNALS, "test": _INTERNALS, "info": _INTERNALS + " (documentation browser)",
+    "getbufsize": _INTERNALS + " (ufunc buffer size)", "setbufsize": _INTERNALS + " (ufunc buffer size)",
+    "linalg.test": _INTERNALS, "fft.test": _INTERNALS, "random.test": _INTERNALS,
+}
+
+
+def _message(name):
+    return f"numpy.{name} ({REASONS[name]})"
+
+
+def _function(name):
+    def unsupported(*args, **kwargs):
+        raise UnsupportedFeature(_message(name))
+
+    unsupported.__name__ = unsupported.__qualname__ = name
+    unsupported.__doc__ = f"Not supported by npcompile: {REASONS[name]}."
+    unsupported.__module__ = "npcompile._numpy"
+    return unsupported
+
+
+def _type(name):
+    def __new__(cls, *args, **kwargs):
+        raise UnsupportedFeature(_message(name))
+
+    return type(name, (), {"__new__": __new__, "__doc__": f"Not supported by npcompile: {REASONS[name]}.",
+                           "__module__": "npcompile._numpy", "_np_type": getattr(_np, name, None)})
+
+
+def _stand_in(name):
+    """A type for NumPy's types (so ``isinstance`` works), a function otherwise."""
+    return _type(name) if isinstance(getattr(_np, name, None), type) else _function(name)
+
+
+_MAIN = [n for n in REASONS if "." not in n]
+globals().update({n: _stand_in(n) for n in _MAIN})
+__all__ = _MAIN
