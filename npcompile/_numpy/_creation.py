@@ -219,7 +219,7 @@ def _where_mask(where, shape) -> torch.Tensor:
     """A ``where=`` argument as a bool tensor broadcast to ``shape`` (strictly: no leading axes dropped).  As in
     NumPy, Python (and NumPy scalar) content is read by truth value; arrays must cast safely to bool."""
     python = type(where) in (bool, int, float, complex) or isinstance(where, _np.generic) or (
-        type(where) in (list, tuple) and not _holds_tensor(where))
+        isinstance(where, (list, tuple)) and not _holds_tensor(where))
     w = as_tensor_dtype(where, _dtypes.bool_) if python else as_tensor(where)
     if w.dtype != torch.bool:
         raise TypeError(f"Cannot cast array data from {_dtypes.from_torch(w.dtype)!r} to dtype('bool') according "
@@ -290,6 +290,10 @@ def arange(start_or_stop=_np._NoValue, /, stop=None, step=1, *, dtype=None, devi
             raise TypeError("arange() requires stop to be specified.")
         start_or_stop = 0
     start, stop = (0, start_or_stop) if stop is None else (start_or_stop, stop)
+    if dtype is None and type(start) is int and type(stop) is int and type(step) is int and \
+            -2**53 < start < 2**53 and -2**53 < stop < 2**53:  # the common case: one torch op
+        n = _arange_length(start, stop, step)
+        return wrap(torch.arange(start, start + n * step, step, device=_device(device)))
     nums = tuple(_number(x) for x in (start, stop, step))
     if any(isinstance(x, complex) for x in nums):
         raise UnsupportedFeature("arange with complex start, stop or step")
@@ -316,7 +320,7 @@ def _number(x):
 
 def _arange_dtype(*bounds):
     kinds = [b.dtype if isinstance(b, (ndarray, _np.ndarray, _np.generic)) else _np.asarray(b).dtype for b in bounds]
-    return _dtypes.result_type(_dtypes.int64, *kinds)
+    return _dtypes.to_dtype(_np.result_type(_dtypes.int64, *kinds))
 
 
 def _arange_length(start, stop, step) -> int:
@@ -355,12 +359,29 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     num = operator.index(num)
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
-    s, e = as_tensor(start), as_tensor(stop)
-    if device is not None:
-        s, e = s.to(_device(device)), e.to(_device(device))
-    y, step = _linspace(s, e, num, endpoint, _dtypes.result_type(_weak(start, s), _weak(stop, e), 1.0))
+    if type(start) in (int, float, complex) and type(stop) in (int, float, complex):
+        y, step = _linspace_scalars(start, stop, num, endpoint, _device(device))
+    else:
+        s, e = as_tensor(start), as_tensor(stop)
+        if device is not None:
+            s, e = s.to(_device(device)), e.to(_device(device))
+        y, step = _linspace(s, e, num, endpoint, _dtypes.result_type(_weak(start, s), _weak(stop, e), 1.0))
     y = _finish(y, axis, dtype)
     return (y, step) if retstep else y
+
+
+def _linspace_scalars(start, stop, num, endpoint, device):
+    """``_linspace`` for Python bounds: NumPy's arithmetic done on float64/complex128 scalars, one fill."""
+    dt = _dtypes.default_complex if complex in (type(start), type(stop)) else _dtypes.default_float
+    s, e = dt.type(start), dt.type(stop)
+    delta, div = e - s, (num - 1 if endpoint else num)
+    y = torch.arange(num, dtype=torch.float64, device=device).to(_dtypes.to_torch(dt))
+    step = delta / div if div > 0 else math.nan
+    y = (y / div * delta if step == 0 else y * step) if div > 0 else y * delta
+    y += s
+    if endpoint and num > 1:
+        y[-1] = complex(e) if dt.kind == "c" else float(e)
+    return y, wrap(torch.tensor(step, dtype=y.dtype)) if div > 0 else step
 
 
 def _weak(x, t):

@@ -19,8 +19,8 @@ from . import _dtypes
 from ._creation import _array, _copy_in, _order, asarray, assign, broadcast_value, linspace
 from ._ndarray import _is_contiguous, ndarray, view_of, wrap
 from ._normalize import (
-    as_tensor, as_tensor_dtype, broadcast_shape, cast, check_out, normalize_axis_index, normalize_axis_tuple,
-    normalize_shape,
+    _holds_tensor, as_tensor, as_tensor_dtype, broadcast_shape, cast, check_out, normalize_axis_index,
+    normalize_axis_tuple, normalize_shape,
 )
 
 __all__ = ["reshape", "ravel", "transpose", "permute_dims", "matrix_transpose", "moveaxis", "swapaxes", "rollaxis",
@@ -88,7 +88,7 @@ def reshape(a, /, shape, order="C", *, copy=None):
 
 def _memory_order(t, order) -> str:
     """'C', 'F' or 'K' for the ``order`` of reshape/ravel (None: 'C'; 'A': 'F' for Fortran-only arrays)."""
-    o = "C" if order is None else _order(order)
+    o = "C" if order is None or order == "C" else _order(order)
     if o == "A":
         return "F" if _is_contiguous(t, "F") and not t.is_contiguous() else "C"
     return o
@@ -96,16 +96,19 @@ def _memory_order(t, order) -> str:
 
 def _full_shape(shape: tuple, size: int) -> tuple:
     """``shape`` with its one unknown (negative) size inferred, or NumPy's ValueError."""
-    unknown = [i for i, s in enumerate(shape) if s < 0]
-    known = math.prod(s for s in shape if s >= 0)
-    if len(unknown) > 1:
-        raise ValueError("can only specify one unknown dimension")
-    if unknown and known and size % known == 0:
-        i = unknown[0]
-        return shape[:i] + (size // known,) + shape[i + 1:]
-    if unknown or known != size:
+    known, unknown = 1, None
+    for i, s in enumerate(shape):
+        if s >= 0:
+            known *= s
+        elif unknown is None:
+            unknown = i
+        else:
+            raise ValueError("can only specify one unknown dimension")
+    if unknown is None and known == size:
+        return shape
+    if unknown is None or known == 0 or size % known:
         raise ValueError(f"cannot reshape array of size {size} into shape {shape}")
-    return shape
+    return shape[:unknown] + (size // known,) + shape[unknown + 1:]
 
 
 def ravel(a, order="C"):
@@ -331,6 +334,8 @@ def _concatenate(ts: list, axis, out, dtype, casting):
         raise ValueError("zero-dimensional arrays cannot be concatenated")
     axis = normalize_axis_index(axis, ts[0].ndim)
     _check_join(ts, axis)
+    if out is None and dtype is None and casting == "same_kind" and all(t.dtype == ts[0].dtype for t in ts):
+        return wrap(torch.cat(ts, axis))  # the common case: nothing to promote or cast
     d = out.dtype if out is not None else _dtypes.to_dtype(dtype) if dtype is not None else _dtypes.result_type(*ts)
     for t in ts:
         if not _np.can_cast(_dtypes.from_torch(t.dtype), d, casting):
@@ -404,10 +409,10 @@ def block(arrays):
 
 def _block_depth(x, where: str):
     """(list depth, largest leaf ndim) of a ``block`` argument, checking NumPy's rules on the nesting."""
-    if type(x) is tuple:
+    if isinstance(x, tuple):
         raise TypeError(f"{where} is a tuple. Only lists can be used to arrange blocks, and np.block does not allow "
                         "implicit conversion from tuple to ndarray.")
-    if type(x) is not list:
+    if not isinstance(x, list):
         return 0, ndim(x)
     if not x:
         raise ValueError(f"List at {where} cannot be empty")
@@ -507,31 +512,42 @@ def tile(A, reps):
 
 
 def repeat(a, repeats, axis=None):
-    """``numpy.repeat``: each element repeated ``repeats`` (an int, or one count per element along ``axis``)."""
+    """``numpy.repeat``: each element repeated ``repeats`` (an int, or one count per element along ``axis``).
+    Counts given as arrays are checked by value (data-dependent); Python counts give a static result size."""
     t = as_tensor(a)
     if axis is None or t.ndim == 0:  # NumPy repeats a 0-D array as 1-D
         t, axis = t.reshape(-1), axis or 0
     axis = normalize_axis_index(axis, t.ndim)
+    n = t.shape[axis]
     if type(repeats) in (int, float, bool) or isinstance(repeats, _np.generic):
         if repeats < 0:
             raise ValueError("negative dimensions are not allowed")
-        return wrap(_moving(t, lambda x: x.repeat_interleave(int(repeats), axis)))
-    if type(repeats) in (list, tuple):
-        repeats = as_tensor_dtype(repeats, _dtypes.int64)  # as NumPy: each entry converted by int()
-    r = as_tensor(repeats)
-    if not _np.can_cast(_dtypes.from_torch(r.dtype), _dtypes.int64, "safe"):
-        what = "array data" if r.ndim else "scalar"
-        raise TypeError(f"Cannot cast {what} from {_dtypes.from_torch(r.dtype)!r} to dtype('int64') according to "
-                        "the rule 'safe'")
+        r, size = int(repeats), None
+    elif isinstance(repeats, (list, tuple)) and not _holds_tensor(repeats):
+        counts = _np.array(repeats, dtype=_np.int64)  # as NumPy: each entry converted by int()
+        counts = _np.broadcast_to(_counts_shape(counts, n).reshape(-1), (n,))
+        if (counts < 0).any():
+            raise ValueError("repeats may not contain negative values.")
+        r, size = torch.tensor(counts.tolist(), dtype=torch.int64, device=t.device), int(counts.sum())
+    else:
+        r = as_tensor(repeats)
+        if not _np.can_cast(_dtypes.from_torch(r.dtype), _dtypes.int64, "safe"):
+            raise TypeError(f"Cannot cast {'array data' if r.ndim else 'scalar'} from {_dtypes.from_torch(r.dtype)!r} "
+                            "to dtype('int64') according to the rule 'safe'")
+        r, size = _counts_shape(r, n).to(torch.int64).reshape(-1).expand(n), None
+        if bool((r < 0).any()):  # data-dependent: NumPy's error needs the values
+            raise ValueError("repeats may not contain negative values.")
+    return wrap(_moving(t, lambda x: x.repeat_interleave(r, axis, output_size=size)))
+
+
+def _counts_shape(r, n):
+    """``repeat``'s counts ``r`` (a NumPy array or a tensor), checked to be one count or ``n`` of them."""
     if r.ndim > 1:
         raise ValueError("setting an array element with a sequence. The requested array would exceed the maximum "
                          "number of dimension of 1.")
-    if r.numel() != 1 and r.shape[0] != t.shape[axis]:
-        raise ValueError(f"operands could not be broadcast together with shape ({t.shape[axis]},) ({r.shape[0]},)")
-    r = r.to(torch.int64).reshape(-1).expand(t.shape[axis])
-    if bool((r < 0).any()):  # data-dependent: NumPy's error needs the values
-        raise ValueError("repeats may not contain negative values.")
-    return wrap(_moving(t, lambda x: x.repeat_interleave(r, axis)))
+    if r.ndim == 1 and r.shape[0] not in (1, n):
+        raise ValueError(f"operands could not be broadcast together with shape ({n},) ({r.shape[0]},)")
+    return r
 
 
 def flip(m, axis=None):

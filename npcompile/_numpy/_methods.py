@@ -212,7 +212,7 @@ def flatten(self, order="C"):
     from ._manipulation import ravel
 
     r = ravel(self, order)
-    return wrap(r.tensor.clone()) if r.tensor.data_ptr() == self.tensor.data_ptr() and r.size else r
+    return wrap(r.tensor.clone()) if r.base is not None else r  # ravel gives a view or a fresh copy
 
 
 def squeeze(self, axis=None):

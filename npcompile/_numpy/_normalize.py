@@ -127,7 +127,7 @@ def as_tensor_dtype(x, dtype) -> torch.Tensor:
     if dtype is None:
         return as_tensor(x)
     if type(x) in (builtins.bool, builtins.int, builtins.float, builtins.complex) or (
-            type(x) in (list, tuple) and not _holds_tensor(x)):
+            isinstance(x, (list, tuple)) and not _holds_tensor(x)):
         try:
             return _from_numpy(_np.array(x, dtype=dtype))
         except ValueError as e:
@@ -160,7 +160,7 @@ def normalize_axis_index(axis, ndim: int) -> int:
 
 
 def normalize_axis_tuple(axis, ndim: int, argname: str = "axis", allow_duplicate=False) -> tuple:
-    if type(axis) not in (tuple, list):
+    if not isinstance(axis, (tuple, list)):  # (Dynamo passes lists as torch.fx immutable_list)
         axis = (axis,)
     r = tuple(normalize_axis_index(a, ndim) for a in axis)
     if not allow_duplicate and len(set(r)) != len(r):
