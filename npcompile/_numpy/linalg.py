@@ -24,8 +24,9 @@ from . import _dtypes
 from . import _ufuncs as U
 from ._ndarray import ndarray, view_of, wrap
 from ._normalize import ArrayLike, as_tensor, normalize_axis_index, normalize_axis_tuple, normalizer
-from ._products import _dot_out, contract, cross as _cross, outer as _outer, tensordot as _tensordot, \
-    trace as _trace
+from ._products import (
+    _dot_out, contract, cross as _cross, dot as _dot, outer as _outer, tensordot as _tensordot, trace as _trace,
+)
 
 __all__ = ["LinAlgError", "solve", "lstsq", "inv", "pinv", "det", "slogdet", "eig", "eigh", "eigvals", "eigvalsh",
            "svd", "svdvals", "qr", "cholesky", "matrix_power", "matrix_rank", "multi_dot", "tensorinv",
@@ -400,6 +401,8 @@ def multi_dot(arrays, *, out=None):
     1-D (a row and a column vector)."""
     if len(arrays) < 2:
         raise ValueError("Expecting at least two arrays.")
+    if len(arrays) == 2:
+        return _dot(arrays[0], arrays[1], out=out)  # as NumPy: any shapes dot accepts
     ts = [as_tensor(x) for x in arrays]
     first, last = ts[0].ndim == 1, ts[-1].ndim == 1
     ts[0] = ts[0][None, :] if first else ts[0]

@@ -11,7 +11,7 @@ from hypothesis import given, strategies as st
 
 import npcompile._numpy as shim
 from tests.numpy_conformance.harness import assert_matches
-from tests.numpy_conformance.strategies import ALL, REAL, arrays, dtypes, shapes
+from tests.numpy_conformance.strategies import ALL, arrays, dtypes, shapes
 
 FLOAT16_EINSUM = numpy.dtype("float16")
 
