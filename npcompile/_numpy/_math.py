@@ -202,7 +202,7 @@ def _interp_real(x, xp, fp, left, right):
     if n == 1:
         r = fp[0].expand(x.shape)
     else:
-        j = (torch.searchsorted(xp, x, right=True) - 1).clamp(0, n - 2)
+        j = (torch.searchsorted(xp, x.contiguous(), right=True) - 1).clamp(0, n - 2)
         x0, x1, f0, f1 = xp[j], xp[j + 1], fp[j], fp[j + 1]
         slope = (f1 - f0) / (x1 - x0)
         r = slope * (x - x0) + f0
@@ -413,9 +413,19 @@ def unwrap(p, discont=None, axis=-1, *, period=2 * math.pi):
     correct = torch.where(U.less(U.absolute(dd), discont).tensor, torch.zeros_like(correct), correct)
     td = _dtypes.to_torch(dtype)
     up = pt.to(td).clone()
-    tail = U.add(wrap(_along(pt, axis, 1)), wrap(correct.cumsum(axis)))
+    tail = U.add(wrap(_along(pt, axis, 1)), wrap(_cumsum(correct, axis)))
     _along(up, axis, 1).copy_(tail.tensor.to(td))
     return wrap(up)
+
+
+def _cumsum(t: torch.Tensor, axis: int) -> torch.Tensor:
+    """NumPy's ``cumsum``: float16 partial sums are rounded at every step (torch accumulates in float32)."""
+    if t.dtype != torch.float16:
+        return t.cumsum(axis)
+    out = t.clone()
+    for i in range(1, t.shape[axis]):
+        _along(out, axis, i, i + 1).add_(_along(out, axis, i - 1, i))
+    return out
 
 
 @normalizer
@@ -755,6 +765,8 @@ def piecewise(x, condlist, funclist, *args, **kw):
     elif n != n2:
         raise ValueError(f"with {n} condition(s), either {n} or {n + 1} functions are expected")
     y = torch.zeros_like(xt)
+    if y.numel() == 0:  # nothing to select (NumPy does not check the mask shapes then)
+        return wrap(y)
     for cond, func in zip(conds, funclist):
         if not callable(func):
             y[cond] = as_tensor(func).to(y.dtype)
