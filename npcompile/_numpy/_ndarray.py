@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import builtins
 import operator
-import warnings
 
 import numpy as _np
 import torch
@@ -328,20 +327,23 @@ class ndarray:
             yield view_of(self, self.tensor[i])
 
     def _one_element(self, what):
-        if self.tensor.numel() != 1:
-            raise TypeError(f"only length-1 arrays can be converted to Python scalars") if what != "bool" \
-                else ValueError(
-                    "The truth value of an empty array is ambiguous. Use `array.size > 0` to check that an "
-                    "array is not empty." if self.tensor.numel() == 0 else
-                    "The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()")
-        if self.tensor.ndim > 0 and what != "bool":
-            warnings.warn("Conversion of an array with ndim > 0 to a scalar is deprecated, and will error in "
-                          "future. Ensure you extract a single element from your array before performing this "
-                          "operation. (Deprecated NumPy 1.25.)", DeprecationWarning, stacklevel=3)
-        return self.tensor.reshape(()) if self.tensor.ndim else self.tensor
+        """The single element as a 0-D tensor: NumPy 2.4 converts only 0-D arrays to Python numbers (the
+        1.25 deprecation has expired), and bool() takes any one-element array."""
+        t = self.tensor
+        if what != "bool":
+            if t.ndim:
+                raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
+            return t
+        if t.numel() != 1:
+            raise ValueError(
+                "The truth value of an empty array is ambiguous. Use `array.size > 0` to check that an array is "
+                "not empty." if t.numel() == 0 else
+                "The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()")
+        return t.reshape(())
 
     def __bool__(self):
-        return builtins.bool(self._one_element("bool"))
+        t = self._one_element("bool")
+        return builtins.bool(t.view(torch.int64) if t.dtype == torch.uint64 else t)
 
     def __int__(self):
         t = self._one_element("int")
