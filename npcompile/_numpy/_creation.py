@@ -80,15 +80,10 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
 
 
 def _array(obj, dtype, copy, order, ndmin=0, ndmax=0, device=None):
+    """``array``/``asarray``: ``obj`` as an array, a copy only where ``copy``, ``dtype``, ``order`` or
+    ``device`` ask for one (``copy=False`` then raises); the same ndarray, or a view of it, otherwise."""
     order = _order(order)
-    if not 0 <= ndmax <= 64:
-        raise ValueError("ndmax must be in the range [0, NPY_MAXDIMS (64)] ")
-    if ndmin > (ndmax or 64):
-        raise ValueError(f"ndmin must be <= ndmax ({ndmax or 64})")
-    t = as_tensor_dtype(obj, None if dtype is None else _dtypes.to_dtype(dtype))
-    if ndmax and t.ndim > ndmax and isinstance(obj, (list, tuple)):
-        raise ValueError("setting an array element with a sequence. The requested array would exceed the maximum "
-                         f"number of dimension of {ndmax}.")
+    t = _dims_checked(as_tensor_dtype(obj, None if dtype is None else _dtypes.to_dtype(dtype)), obj, ndmin, ndmax)
     dev = _device(device)
     if dev is not None and t.device != dev:
         t = t.to(dev)
@@ -106,6 +101,18 @@ def _array(obj, dtype, copy, order, ndmin=0, ndmax=0, device=None):
     if copied or not isinstance(obj, ndarray):
         return wrap(t)
     return obj if t is obj.tensor else view_of(obj, t)
+
+
+def _dims_checked(t, obj, ndmin, ndmax):
+    """``t`` after NumPy's checks of ``ndmin`` and ``ndmax`` (which limits the depth read from sequences)."""
+    if not 0 <= ndmax <= 64:
+        raise ValueError("ndmax must be in the range [0, NPY_MAXDIMS (64)] ")
+    if ndmin > (ndmax or 64):
+        raise ValueError(f"ndmin must be <= ndmax ({ndmax or 64})")
+    if ndmax and t.ndim > ndmax and isinstance(obj, (list, tuple)):
+        raise ValueError("setting an array element with a sequence. The requested array would exceed the maximum "
+                         f"number of dimension of {ndmax}.")
+    return t
 
 
 def _shares_memory(src, t) -> bool:

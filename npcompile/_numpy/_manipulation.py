@@ -336,12 +336,7 @@ def _concatenate(ts: list, axis, out, dtype, casting):
     _check_join(ts, axis)
     if out is None and dtype is None and casting == "same_kind" and all(t.dtype == ts[0].dtype for t in ts):
         return wrap(torch.cat(ts, axis))  # the common case: nothing to promote or cast
-    d = out.dtype if out is not None else _dtypes.to_dtype(dtype) if dtype is not None else _dtypes.result_type(*ts)
-    for t in ts:
-        if not _np.can_cast(_dtypes.from_torch(t.dtype), d, casting):
-            raise TypeError(f"Cannot cast array data from {_dtypes.from_torch(t.dtype)!r} to {d!r} according to the "
-                            f"rule {casting!r}")
-    td = _dtypes.to_torch(d)
+    td = _dtypes.to_torch(_join_dtype(ts, out.dtype if out is not None else dtype, casting))
     r = torch.cat([cast(t, td) for t in ts], axis)
     if out is None:
         return wrap(r)
@@ -349,6 +344,17 @@ def _concatenate(ts: list, axis, out, dtype, casting):
         raise ValueError("Output array is the wrong shape")
     assign(out.tensor, r, "unsafe")
     return out
+
+
+def _join_dtype(ts, dtype, casting):
+    """The dtype of a join: ``dtype`` if given, else NumPy's ``result_type`` of the inputs; each input must
+    cast to it under ``casting``."""
+    d = _dtypes.to_dtype(dtype) if dtype is not None else _dtypes.result_type(*ts)
+    for t in ts:
+        if not _np.can_cast(_dtypes.from_torch(t.dtype), d, casting):
+            raise TypeError(f"Cannot cast array data from {_dtypes.from_torch(t.dtype)!r} to {d!r} according to the "
+                            f"rule {casting!r}")
+    return d
 
 
 def _check_join(ts, axis):
@@ -788,26 +794,29 @@ def pad(array, pad_width, mode="constant", **kwargs):
         raise ValueError(f"mode '{mode}' is not supported")
     if set(kwargs) - _PAD_OPTIONS[mode]:
         raise ValueError(f"unsupported keyword arguments for mode '{mode}': {set(kwargs) - _PAD_OPTIONS[mode]}")
-    if mode in ("constant", "empty"):
-        values = _pad_pairs(kwargs.get("constant_values", 0), a.ndim) if mode == "constant" else None
-        return wrap(_pad_axes(a, widths, lambda t, ax, w: _pad_constant(t, ax, w, values and values[ax])))
-    if a.numel() == 0:
+    if a.numel() == 0 and mode not in ("constant", "empty"):
         for ax, w in enumerate(widths):
             if a.shape[ax] == 0 and any(w):
                 raise ValueError(f"can't extend empty axis {ax} using modes other than 'constant' or 'empty'")
         return wrap(torch.empty([n + sum(w) for n, w in zip(a.shape, widths)], dtype=a.dtype, device=a.device))
-    if mode == "edge":
-        return wrap(_pad_axes(a, widths, _pad_edge))
-    if mode == "wrap":
-        return wrap(_pad_axes(a, widths, _pad_wrap))
+    return wrap(_pad_axes(a, widths, _pad_mode(mode, kwargs, a.ndim)))
+
+
+def _pad_mode(mode, kwargs, ndim):
+    """The function ``(tensor, axis, (before, after)) -> padded tensor`` for a named ``pad`` mode."""
+    if mode in ("constant", "empty"):
+        values = _pad_pairs(kwargs.get("constant_values", 0), ndim) if mode == "constant" else [None] * ndim
+        return lambda t, ax, w: _pad_constant(t, ax, w, values[ax])
     if mode == "linear_ramp":
-        ends = _pad_pairs(kwargs.get("end_values", 0), a.ndim)
-        return wrap(_pad_axes(a, widths, lambda t, ax, w: _pad_ramp(t, ax, w, ends[ax])))
+        ends = _pad_pairs(kwargs.get("end_values", 0), ndim)
+        return lambda t, ax, w: _pad_ramp(t, ax, w, ends[ax])
     if mode in ("reflect", "symmetric"):
         odd = kwargs.get("reflect_type", "even") == "odd"
-        return wrap(_pad_axes(a, widths, lambda t, ax, w: _pad_reflect(t, ax, w, mode == "symmetric", odd)))
-    lengths = _pad_pairs(kwargs.get("stat_length"), a.ndim, as_index=True)
-    return wrap(_pad_axes(a, widths, lambda t, ax, w: _pad_stat(t, ax, w, lengths[ax], mode)))
+        return lambda t, ax, w: _pad_reflect(t, ax, w, mode == "symmetric", odd)
+    if mode in ("maximum", "minimum", "mean", "median"):
+        lengths = _pad_pairs(kwargs.get("stat_length"), ndim, as_index=True)
+        return lambda t, ax, w: _pad_stat(t, ax, w, lengths[ax], mode)
+    return {"edge": _pad_edge, "wrap": _pad_wrap}[mode]
 
 
 def _pad_pairs(x, ndim, as_index=False, check_kind=False) -> list:
