@@ -198,7 +198,8 @@ def test_polynomial_functions(a, b, x):
 
 
 def test_polynomial_functions_details():
-    assert_matches(lambda xp: [_PP(xp).polyfromroots([1, 2, 3]), _PP(xp).polyfromroots([]), _PP(xp).polyroots([2, -3, 1]),
+    assert_matches(lambda xp: [_PP(xp).polyfromroots([1, 2, 3]), _PP(xp).polyfromroots([]),
+                               _PP(xp).polyroots([2, -3, 1]),
                                _PP(xp).polyroots([1, 0, 1]), _PP(xp).polyroots([5]), _PP(xp).polycompanion([1, 2, 3]),
                                _PP(xp).polyline(1, 2), _PP(xp).polytrim([1, 2, 1e-9, 0], 1e-6),
                                _PP(xp).polyder([[1, 2], [3, 4], [5, 6]], axis=1),
