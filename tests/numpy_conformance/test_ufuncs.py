@@ -14,7 +14,7 @@ import warnings
 
 import numpy
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import npcompile._numpy as shim
@@ -210,6 +210,7 @@ def ufunc_operands(draw, nin):
 
 
 @pytest.mark.parametrize("name", ELEMENTWISE)
+@settings(max_examples=20)  # per ufunc; the dtype sweep above covers the breadth
 @given(data=st.data())
 def test_random_operands(name, data):
     ops = data.draw(ufunc_operands(getattr(numpy, name).nin))
@@ -450,7 +451,8 @@ def test_float_corner_cases():
     for name in ("sign", "signbit", "rint", "spacing", "cbrt", "modf", "frexp", "sqrt", "reciprocal", "floor",
                  "ceil", "trunc", "square"):
         for dt in ("f2", "f4", "f8"):
-            check(name, x.astype(dt))
+            with numpy.errstate(over="ignore"):
+                check(name, x.astype(dt))
     check("rint", numpy.array([0.5, 1.5, 2.5, -0.5, -1.5, 2.4999999, 4.5]))
     check("ldexp", numpy.array([1.0, 5e-324, 1.5, 1e308, 0.75, -0.0, 3.0]),
           numpy.array([1023, 1074, -1075, -2000, -1074, 5, 2000], numpy.int64))
