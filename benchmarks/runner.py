@@ -3,6 +3,7 @@ with the machine's triad bandwidth measured in the same run, results checked aga
 stdout and JSON on disk. Compile times from a cold/warm inductor cache and peak memory are measured in
 fresh subprocesses (--compile-times, --memory) because in-process state would skew them."""
 import argparse
+import contextlib
 import datetime
 import json
 import os
@@ -85,8 +86,8 @@ def run_kernel(mod, cols, args, triad, cold_root):
     nbytes = mod.BYTES(arrays) if mod.MEMORY_BOUND else None
     rec = {"inputs": kin.describe(arrays), "memory_bound": bool(mod.MEMORY_BOUND), "bytes": nbytes,
            "loop_steps": getattr(mod, "LOOP_STEPS", None), "columns": {}}
-    ref = None
-    for col in cols:
+    ref, ready = None, {}
+    for col in cols:  # first (compiling) call and verification, one column after the other
         c = rec["columns"][col.key] = {}
         if col.key != "numpy" and ref is None:
             c["error"] = "no NumPy reference"
@@ -95,10 +96,7 @@ def run_kernel(mod, cols, args, triad, cold_root):
             if cold_root and col.compiled:
                 os.environ["TORCHINDUCTOR_CACHE_DIR"] = os.path.join(cold_root, col.key.replace(".", "_"))
             fn = col.build(mod.kernel, args.device)
-            if col.dynamo:
-                with dynamo_counts(c):
-                    c["first_call_s"], result = timing.first_call(fn, arrays)
-            else:
+            with dynamo_counts(c) if col.dynamo else contextlib.nullcontext():
                 c["first_call_s"], result = timing.first_call(fn, arrays)
             outputs = as_outputs(result)
             if col.key == "numpy":
@@ -106,16 +104,30 @@ def run_kernel(mod, cols, args, triad, cold_root):
             else:
                 c["ok"], c["ok_detail"] = compare(mod, ref, outputs)
             del result, outputs
-            c.update(timing.measure(fn, arrays, repeat=args.repeat))
-            if col.compiled:
-                c["compile_s"] = max(0.0, c["first_call_s"] - c["median_s"])
-            if nbytes:
-                bw = triad["cpu"] if col.key == "numpy" or args.device == "cpu" else triad.get(args.device)
-                c["gbps"] = nbytes / c["median_s"] / 1e9
-                if bw:
-                    c["pct_triad"] = 100.0 * c["gbps"] / bw["best_gbps"]
+            ready[col.key] = fn
         except Exception as e:  # noqa: BLE001 - one kernel's failure must not stop the run
             c["error"] = _short_error(e)
+    try:  # steady-state timing, the columns sampled in alternation
+        stats = timing.measure_interleaved(ready, arrays, repeat=args.repeat)
+    except Exception:  # noqa: BLE001 - a column that fails only on later calls: time them one by one
+        stats = {}
+        for key, fn in ready.items():
+            try:
+                stats[key] = timing.measure(fn, arrays, repeat=args.repeat)
+            except Exception as e:  # noqa: BLE001
+                rec["columns"][key]["error"] = _short_error(e)
+    for col in cols:
+        c = rec["columns"][col.key]
+        if col.key not in stats:
+            continue
+        c.update(stats[col.key])
+        if col.compiled:
+            c["compile_s"] = max(0.0, c["first_call_s"] - c["median_s"])
+        if nbytes:
+            bw = triad["cpu"] if col.key == "numpy" or args.device == "cpu" else triad.get(args.device)
+            c["gbps"] = nbytes / c["median_s"] / 1e9
+            if bw:
+                c["pct_triad"] = 100.0 * c["gbps"] / bw["best_gbps"]
     return rec
 
 

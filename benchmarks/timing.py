@@ -1,5 +1,6 @@
 """Wall-clock timing with an adaptive repeat count: medians are robust to the noise of a shared 2-core
-machine, and the repeat count scales so each measurement costs about the same time whatever the kernel."""
+machine, the repeat count scales so each measurement costs about the same time whatever the kernel, and
+implementations of one kernel are sampled in alternation so a change of load hits them all."""
 import gc
 import statistics
 import time
@@ -16,37 +17,59 @@ def first_call(fn, args):
     return time.perf_counter() - t0, result
 
 
-def measure(fn, args, repeat=None, target_s=TARGET_S):
-    """Median seconds per call of an already warmed-up fn(*args).
+def _estimate(fn, args, calls=3, budget_s=0.3):
+    """Fastest of up to `calls` single calls (fewer once budget_s is spent): one call alone can land on a
+    load spike and shrink the repeat count."""
+    best, spent = float("inf"), 0.0
+    for _ in range(calls):
+        t0 = time.perf_counter()
+        fn(*args)
+        dt = time.perf_counter() - t0
+        best, spent = min(best, dt), spent + dt
+        if spent > budget_s:
+            break
+    return max(best, 1e-9)
 
-    One call estimates the cost; calls are batched `number` at a time so each sample lasts at least
-    MIN_SAMPLE_S, and `repeat` samples are taken (given, or chosen so the total is about target_s).
-    Garbage collection is off while timing, as in timeit.
+
+def measure(fn, args, repeat=None, target_s=TARGET_S):
+    """Median seconds per call of one already warmed-up fn(*args); see measure_interleaved."""
+    return measure_interleaved({"fn": fn}, args, repeat, target_s)["fn"]
+
+
+def measure_interleaved(fns, args, repeat=None, target_s=TARGET_S):
+    """Per-call timing of several warmed-up implementations of the same kernel, sampled in rounds
+    (one sample of each per round) so that load changes on a shared machine hit all of them alike.
+
+    One call estimates each cost; calls are batched `number` at a time so a sample lasts at least
+    MIN_SAMPLE_S; `repeat` rounds are taken (given, or chosen so the slowest implementation is timed for
+    about target_s). Garbage collection is off while timing, as in timeit. Returns key -> stats.
     """
-    t0 = time.perf_counter()
-    fn(*args)
-    est = max(time.perf_counter() - t0, 1e-9)
-    number = max(1, int(MIN_SAMPLE_S / est)) if est < MIN_SAMPLE_S else 1
+    number = {}
+    for key, fn in fns.items():
+        est = _estimate(fn, args)
+        number[key] = max(1, int(MIN_SAMPLE_S / est)) if est < MIN_SAMPLE_S else 1
+        number[key] = (number[key], est * number[key])
     if repeat is None:
-        repeat = min(MAX_REPEAT, max(MIN_REPEAT, int(target_s / (est * number))))
-    samples = []
+        slowest = max(sample for _, sample in number.values())
+        repeat = min(MAX_REPEAT, max(MIN_REPEAT, int(target_s / slowest)))
+    samples = {key: [] for key in fns}
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
         for _ in range(repeat):
-            t0 = time.perf_counter()
-            for _ in range(number):
-                fn(*args)
-            samples.append((time.perf_counter() - t0) / number)
+            for key, fn in fns.items():
+                n = number[key][0]
+                t0 = time.perf_counter()
+                for _ in range(n):
+                    fn(*args)
+                samples[key].append((time.perf_counter() - t0) / n)
     finally:
         if gc_was_enabled:
             gc.enable()
     return {
-        "median_s": statistics.median(samples),
-        "min_s": min(samples),
-        "max_s": max(samples),
-        "repeat": repeat,
-        "number": number,
+        key: {"median_s": statistics.median(v), "min_s": min(v), "max_s": max(v), "repeat": repeat,
+              "number": number[key][0]}
+        for key, v in samples.items()
     }
 
 
