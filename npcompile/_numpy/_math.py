@@ -34,7 +34,8 @@ __all__ = [
     "vectorize", "piecewise", "convolve", "correlate", "packbits", "unpackbits", "frompyfunc", "errstate",
     "seterr", "geterr", "seterrcall", "geterrcall", "set_printoptions", "get_printoptions", "printoptions",
     "array_repr", "array_str", "array2string", "format_float_positional", "format_float_scientific",
-    "base_repr", "binary_repr", "__array_namespace_info__", "astype",
+    "base_repr", "binary_repr", "__array_namespace_info__", "astype", "bartlett", "blackman", "hamming", "hanning",
+    "kaiser", "isposinf", "isneginf",
 ]
 
 _NoValue = _np._NoValue
@@ -447,7 +448,74 @@ def i0(x: ArrayLike):
     return torch.special.i0(x.abs())
 
 
+# ------------------------------------------------------------------------------ window functions
+
+
+def _window_points(M):
+    """``arange(1 - M, M, 2)`` in float64 (symmetric sample points), or None when the window is trivial."""
+    return torch.arange(1 - M, M, 2, dtype=torch.float64) if M > 1 else None
+
+
+def _trivial_window(M):
+    return wrap(torch.ones(1 if M >= 1 else 0, dtype=torch.float64))
+
+
+def hamming(M):
+    """``0.54 + 0.46 cos(pi n / (M - 1))``."""
+    n = _window_points(M)
+    return _trivial_window(M) if n is None else wrap(0.54 + 0.46 * torch.cos(math.pi * n / (M - 1)))
+
+
+def hanning(M):
+    """``0.5 + 0.5 cos(pi n / (M - 1))``."""
+    n = _window_points(M)
+    return _trivial_window(M) if n is None else wrap(0.5 + 0.5 * torch.cos(math.pi * n / (M - 1)))
+
+
+def blackman(M):
+    """``0.42 + 0.5 cos(pi n / (M - 1)) + 0.08 cos(2 pi n / (M - 1))``."""
+    n = _window_points(M)
+    if n is None:
+        return _trivial_window(M)
+    return wrap(0.42 + 0.5 * torch.cos(math.pi * n / (M - 1)) + 0.08 * torch.cos(2.0 * math.pi * n / (M - 1)))
+
+
+def bartlett(M):
+    """The triangular window ``1 - |n| / (M - 1)``."""
+    n = _window_points(M)
+    return _trivial_window(M) if n is None else wrap(torch.where(n <= 0, 1 + n / (M - 1), 1 - n / (M - 1)))
+
+
+def kaiser(M, beta):
+    """``i0(beta sqrt(1 - ((n - alpha) / alpha)**2)) / i0(beta)`` with ``alpha = (M - 1) / 2``."""
+    if M == 1:
+        return _trivial_window(M)
+    n = torch.arange(0, builtins.max(M, 0), dtype=torch.float64)
+    alpha = (M - 1) / 2.0
+    beta = torch.tensor(float(beta), dtype=torch.float64)
+    return wrap(torch.special.i0(beta * torch.sqrt(1 - ((n - alpha) / alpha) ** 2.0)) / torch.special.i0(beta))
+
+
 # ------------------------------------------------------------------------------ complex parts and NaN handling
+
+
+def isposinf(x, out=None):
+    """Elementwise ``+inf`` (TypeError for complex, whose sign is ambiguous)."""
+    return _signed_inf(x, out, positive=True)
+
+
+def isneginf(x, out=None):
+    """Elementwise ``-inf`` (TypeError for complex)."""
+    return _signed_inf(x, out, positive=False)
+
+
+def _signed_inf(x, out, positive):
+    a = _arr(x)
+    if a.tensor.is_complex():
+        raise TypeError(f"This operation is not supported for {a.dtype} values because it would be ambiguous.")
+    sign = U.signbit(a)
+    return U.logical_and(U.isinf(a), U.logical_not(sign) if positive else sign, out=out)
+
 
 
 def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):

@@ -42,7 +42,8 @@ __all__ = [
     "standard_gamma", "beta", "chisquare", "noncentral_chisquare", "f", "noncentral_f", "standard_t",
     "standard_cauchy", "lognormal", "laplace", "logistic", "gumbel", "rayleigh", "weibull", "pareto", "power",
     "wald", "triangular", "vonmises", "poisson", "binomial", "negative_binomial", "geometric", "multinomial",
-    "multivariate_normal", "dirichlet", "hypergeometric", "zipf", "logseries",
+    "multivariate_normal", "dirichlet", "hypergeometric", "zipf", "logseries", "get_bit_generator",
+    "set_bit_generator",
 ]
 
 _F64 = torch.float64
@@ -805,8 +806,9 @@ def _not_modelled(name):
     return f
 
 
-BitGenerator, SeedSequence, MT19937, PCG64, PCG64DXSM, Philox, SFC64 = (_not_modelled(n) for n in (
-    "BitGenerator", "SeedSequence", "MT19937", "PCG64", "PCG64DXSM", "Philox", "SFC64"))
+BitGenerator, SeedSequence, MT19937, PCG64, PCG64DXSM, Philox, SFC64, get_bit_generator, set_bit_generator = (
+    _not_modelled(n) for n in ("BitGenerator", "SeedSequence", "MT19937", "PCG64", "PCG64DXSM", "Philox", "SFC64",
+                               "get_bit_generator", "set_bit_generator"))
 
 # ------------------------------------------------------------------------------ the legacy module functions
 

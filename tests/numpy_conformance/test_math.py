@@ -165,6 +165,19 @@ def test_sinc_i0(a):
     assert_matches(lambda xp, a: xp.i0(a), a, rtol={numpy.float16: 1e-3, numpy.float32: 1e-5}.get(a.dtype.type, 1e-9))
 
 
+@pytest.mark.parametrize("M", [-1, 0, 1, 2, 5, 8])
+def test_windows(M):
+    assert_matches(lambda xp: [xp.bartlett(M), xp.blackman(M), xp.hamming(M), xp.hanning(M), xp.kaiser(M, 14.0),
+                               xp.kaiser(M, 0)])
+
+
+@given(arrays(dtype=dtypes(NO_U64), shape=small))
+def test_isposinf_isneginf(x):
+    assert_matches(lambda xp, x: (xp.isposinf(x), xp.isneginf(x)), x)
+    out = numpy.zeros(x.shape, dtype=bool)
+    assert_matches(lambda xp, x, o: xp.isposinf(x, out=o), x, out, check_inputs=True)
+
+
 # ------------------------------------------------------------------------------ complex parts, NaN
 
 @given(arrays(dtype=dtypes(NO_U64), shape=small), st.booleans())
