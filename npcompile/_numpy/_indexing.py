@@ -10,19 +10,25 @@ negative strides: the one documented deviation), ``setitem`` reverses the value 
 from __future__ import annotations
 
 import builtins
+import itertools
+import math
 import operator
-import warnings
 
 import numpy as _np
 import torch
-from numpy.exceptions import ComplexWarning
 
 from .._errors import UnsupportedFeature
 from . import _dtypes
 from ._ndarray import ndarray, view_of, wrap
-from ._normalize import as_tensor
+from ._normalize import (
+    ArrayLike, OutArray, as_tensor, broadcast_shape, cast, check_out, copy_to_out, normalize_axis_index, normalizer,
+)
 
-__all__ = []
+__all__ = ["take", "put", "take_along_axis", "put_along_axis", "choose", "compress", "where", "select", "nonzero",
+           "argwhere", "flatnonzero", "extract", "place", "putmask", "diagonal", "fill_diagonal", "tril_indices",
+           "triu_indices", "tril_indices_from", "triu_indices_from", "diag_indices", "diag_indices_from",
+           "mask_indices", "unravel_index", "ravel_multi_index", "ix_", "ndindex", "ndenumerate", "nditer",
+           "iterable", "may_share_memory", "shares_memory", "mgrid", "ogrid", "r_", "c_", "index_exp", "s_"]
 
 _INDEX_ERROR = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean "
                 "arrays are valid indices")
@@ -99,6 +105,10 @@ class _Plan:
         return t if self.basic is None else t[self.basic]
 
     def check_bounds(self):
+        """NumPy checks the indices it generates: none when an index array (or a mask's hits) is empty."""
+        if any(i.numel() == 0 for _, i, _ in self.adv) or len(self.adv) > len(self.bounds) and any(
+                _eager(i) and not i.any() for _, i, _ in self.adv if i.dtype == torch.bool):  # data-dependent
+            return
         for idx, n, axis in self.bounds:
             _check_bounds(idx, n, axis)
 
@@ -421,10 +431,7 @@ def _value_tensor(value, td: torch.dtype, element: bool) -> torch.Tensor:
         except (TypeError, ValueError, OverflowError) as e:
             raise type(e)(str(e)) from None
     v = as_tensor(value)
-    if v.is_complex() and not td.is_complex and td != torch.bool:
-        warnings.warn("Casting complex values to real discards the imaginary part", ComplexWarning, stacklevel=3)
-        v = v.real
-    return v
+    return cast(v, td) if v.is_complex() and not td.is_complex else v  # with NumPy's ComplexWarning
 
 
 def _element_value(value, d):
@@ -469,3 +476,667 @@ def _unaliased(val: torch.Tensor, dest: torch.Tensor) -> torch.Tensor:
     if val.device == dest.device and val.untyped_storage()._cdata == dest.untyped_storage()._cdata:
         return val.clone()
     return val
+
+
+# ---------------------------------------------------------------- index arrays and modes
+
+
+def _index_tensor(x, casting="same_kind", force_python=False) -> torch.Tensor:
+    """Integer indices as int64: arrays must cast to intp under ``casting``; Python numbers and sequences too,
+    unless ``force_python`` (take: floats truncate)."""
+    python = type(x) in _PY_SCALARS or isinstance(x, (list, tuple)) and _pure_python(x)
+    t = as_tensor(x)
+    d = _dtypes.from_torch(t.dtype)
+    if python and force_python:
+        return t.to(torch.int64)
+    if python and t.numel() == 0 and t.is_floating_point():
+        raise TypeError("indices must be integral: the provided empty sequence was inferred as float. Wrap it "
+                        "with 'np.array(indices, dtype=np.intp)'")
+    if not _np.can_cast(d, _np.intp, casting):
+        raise TypeError(f"Cannot cast array data from {d!r} to dtype('int64') according to the rule {casting!r}")
+    return _int64(t)
+
+
+def _apply_mode(idx: torch.Tensor, n, mode, axis=0, error=None, checked=True, filled=True) -> torch.Tensor:
+    """Indices into a dim of size ``n`` under NumPy's clip modes: 'raise' checks (IndexError, or ``error``; take
+    checks only where it loops: ``checked``), 'wrap' takes them modulo ``n``, 'clip' clamps them into range
+    (negative ones to 0); an empty dim is an error when the result is to be ``filled``."""
+    if mode == "raise":
+        if error is None:
+            if checked:
+                _check_bounds(idx, n, axis)
+        elif idx.numel() and _eager(idx) and bool(((idx < 0) | (idx >= n)).any()):  # data-dependent: eager only
+            raise error
+        return idx
+    if mode not in ("wrap", "clip"):
+        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
+    if n == 0:
+        if idx.numel() and filled:
+            raise IndexError("cannot do a non-empty take from an empty axes.")
+        return idx.new_zeros(idx.shape)
+    return idx.remainder(n) if mode == "wrap" else idx.clamp(0, n - 1)
+
+
+def _cycled(v: torch.Tensor, n) -> torch.Tensor:
+    """The first ``n`` values of ``v`` (flattened) repeated cyclically, as NumPy's put/place/putmask use them."""
+    v = v.reshape(-1)
+    return v.repeat(-(-n // v.numel()))[:n] if v.numel() < n else v[:n]
+
+
+def _write_flat(a: ndarray, idx: torch.Tensor, values) -> None:
+    """``a.flat[idx] = values`` through a flat view, or a flat copy written back for non-contiguous ``a``."""
+    t = a.tensor
+    flat = wrap(t.view(-1) if t.is_contiguous() else t.reshape(-1).clone())
+    setitem(flat, wrap(idx), values)
+    if not t.is_contiguous():
+        t.copy_(flat.tensor.view(t.shape))
+
+
+def _writable(a, name):
+    if not isinstance(a, ndarray):
+        raise TypeError(f"{name}() argument 1 must be numpy.ndarray, not {type(a).__name__}")
+    if not a._writeable:
+        raise ValueError(f"{name}: output array is read-only")
+    return a
+
+
+# ---------------------------------------------------------------- take and put
+
+
+def take(a, indices, axis=None, out=None, mode="raise"):
+    """``numpy.take``: ``out`` must be castable to ``a``'s dtype ('safe'), as NumPy requires."""
+    t = as_tensor(a)
+    if axis is None or t.ndim == 0:
+        t = t.reshape(-1)
+    axis = 0 if axis is None else normalize_axis_index(axis, t.ndim)
+    idx = _index_tensor(indices, force_python=True)
+    outer, inner = math.prod(t.shape[:axis]), math.prod(t.shape[axis + 1:])
+    idx = _apply_mode(idx, t.shape[axis], mode, axis, checked=outer > 0, filled=outer * inner > 0)
+    if t.shape[axis] == 0 or t.numel() == 0:  # an empty result: nothing to gather (NumPy indexes nothing)
+        shape = t.shape[:axis] + tuple(idx.shape) + t.shape[axis + 1:]
+        return _to_out(t.new_empty(shape), out, t.dtype)
+    return _to_out(_moved(t, lambda m: m[(slice(None),) * axis + (idx,)]), out, t.dtype)
+
+
+def _to_out(r, out, td):
+    """The result, or written into ``out``, whose dtype must cast safely to the source's (NumPy's rule for
+    take and the arg-functions)."""
+    out = check_out(out)
+    if out is None:
+        return wrap(r)
+    if not _np.can_cast(out.dtype, _dtypes.from_torch(td)):
+        raise TypeError(f"Cannot cast array data from {out.dtype!r} to {_dtypes.from_torch(td)!r} according "
+                        "to the rule 'safe'")
+    return copy_to_out(r, out, "unsafe", "take")
+
+
+def put(a, ind, v, mode="raise"):
+    """``numpy.put``: ``a.flat[ind] = v``, ``v`` repeated as needed, NumPy's value conversion."""
+    _writable(a, "put")
+    idx = _index_tensor(ind, force_python=True).reshape(-1)
+    if a.size == 0 and idx.numel():
+        raise IndexError("cannot replace elements of an empty array")
+    vals = _value_tensor(v, a.tensor.dtype, False)
+    if vals.numel():  # NumPy: nothing to put, nothing checked
+        _write_flat(a, _apply_mode(idx, a.size, mode), _cycled(vals, idx.numel()))
+
+
+def _along_axis(shape, idx: torch.Tensor, axis) -> tuple:
+    """The advanced index that pairs ``idx`` along ``axis`` with every position of the other dims."""
+    nd = len(shape)
+    return tuple(idx if d == axis else torch.arange(shape[d], device=idx.device).reshape(
+        (1,) * d + (-1,) + (1,) * (nd - d - 1)) for d in range(nd))
+
+
+def _along_axis_args(arr, indices, axis):
+    t, idx = as_tensor(arr), as_tensor(indices)
+    if idx.is_floating_point() or idx.is_complex() or idx.dtype == torch.bool:
+        raise IndexError("`indices` must be an integer array")
+    if axis is None:
+        if idx.ndim != 1:
+            raise ValueError("when axis=None, `indices` must have a single dimension.")
+        return t.reshape(-1), _int64(idx), 0
+    if idx.ndim != t.ndim:
+        raise ValueError("`indices` and `arr` must have the same number of dimensions")
+    return t, _int64(idx), normalize_axis_index(axis, t.ndim)
+
+
+def take_along_axis(arr, indices, axis=-1):
+    t, idx, axis = _along_axis_args(arr, indices, axis)
+    return getitem(wrap(t), _along_axis(t.shape, idx, axis))
+
+
+def put_along_axis(arr, indices, values, axis):
+    if not isinstance(arr, ndarray):
+        raise TypeError(f"put_along_axis() argument 1 must be numpy.ndarray, not {type(arr).__name__}")
+    t, idx, ax = _along_axis_args(arr, indices, axis)
+    if axis is None:
+        return _write_flat(arr, idx, values)
+    setitem(arr, _along_axis(t.shape, idx, ax), values)
+
+
+# ---------------------------------------------------------------- choosing
+
+
+def choose(a, choices, out=None, mode="raise"):
+    """``numpy.choose``: ``choices[a[i]][i]`` with everything broadcast; the dtype promotes the choices (NEP 50)."""
+    idx = _index_tensor(a, "safe")
+    if isinstance(choices, (ndarray, torch.Tensor, _np.ndarray)):
+        choices = tuple(wrap(c) for c in as_tensor(choices))
+    if len(choices) == 0:
+        raise ValueError("0-length sequence.")
+    cs = [as_tensor(c) for c in choices]
+    td = _common_dtype(choices, cs)
+    shape = broadcast_shape([tuple(idx.shape)] + [tuple(c.shape) for c in cs])
+    idx = _apply_mode(idx, len(cs), mode, error=ValueError("invalid entry in choice array"))
+    stacked = torch.stack([_moved(c.to(td), lambda m: m.expand(shape)) for c in cs])
+    r = _moved(stacked, lambda m: m.gather(0, idx.expand(shape).unsqueeze(0))).squeeze(0)
+    out = check_out(out)
+    return wrap(r) if out is None else copy_to_out(r, out, "unsafe", "choose")
+
+
+@normalizer
+def compress(condition: ArrayLike, a: ArrayLike, axis=None, out: OutArray = None):
+    if condition.ndim != 1:
+        raise ValueError("condition must be a 1-d array")
+    return take(wrap(a), wrap(torch.nonzero(condition != 0).reshape(-1)), axis).tensor
+
+
+def where(condition, x=None, y=None, /):
+    """``numpy.where``: with one argument ``nonzero``; with three, ``x`` or ``y`` in their NEP 50 common dtype."""
+    if x is None and y is None:
+        return nonzero(condition)
+    if x is None or y is None:
+        raise ValueError("either both or neither of x and y should be given")
+    tx, ty = as_tensor(x), as_tensor(y)
+    td = _common_dtype((x, y), (tx, ty))
+    c, tx, ty = as_tensor(condition), tx.to(td), ty.to(td)
+    shape = broadcast_shape([tuple(c.shape), tuple(tx.shape), tuple(ty.shape)])
+    c = c if c.dtype == torch.bool else c != 0
+    return wrap(_moved(tx, lambda m: torch.where(c, m, _dtypes.movable(ty))).expand(shape))
+
+
+def select(condlist, choicelist, default=0):
+    if len(condlist) != len(choicelist):
+        raise ValueError("list of cases must be same length as list of conditions")
+    if len(condlist) == 0:
+        raise ValueError("select with an empty condition list is not possible")
+    conds = [as_tensor(c) for c in condlist]
+    for i, c in enumerate(conds):
+        if c.dtype != torch.bool:
+            raise TypeError(f"invalid entry {i} in condlist: should be boolean ndarray")
+    ts = [as_tensor(c) for c in choicelist] + [as_tensor(default)]
+    td = _common_dtype(list(choicelist) + [default], ts)
+    d = _dtypes.from_torch(td)
+    for t in ts[:-1]:  # NumPy copies each choice in with 'same_kind' (Python scalars as their default dtype)
+        if not _np.can_cast(_dtypes.from_torch(t.dtype), d, "same_kind"):
+            raise TypeError(f"Cannot cast array data from {_dtypes.from_torch(t.dtype)!r} to {d!r} according to "
+                            "the rule 'same_kind'")
+    choices = [t.to(td) for t in ts[:-1]]
+    r = ts[-1].to(td)
+    shape = broadcast_shape([tuple(t.shape) for t in conds + choices + [r]])
+    for c, v in zip(reversed(conds), reversed(choices)):
+        r = _moved(v, lambda m: torch.where(c, m, _dtypes.movable(r)))
+    return wrap(r.expand(shape))
+
+
+# ---------------------------------------------------------------- nonzero and masks
+
+
+@normalizer
+def nonzero(a: ArrayLike):
+    if a.ndim == 0:
+        raise ValueError("Calling nonzero on 0d arrays is not allowed. Use np.atleast_1d(scalar).nonzero() instead.")
+    return torch.nonzero(_truth(a), as_tuple=True)
+
+
+def _common_dtype(values, tensors) -> torch.dtype:
+    """The NEP 50 result dtype of ``values`` (converted to ``tensors``; Python scalars stay weak)."""
+    return _dtypes.to_torch(_dtypes.result_type(*(v if type(v) in _PY_SCALARS else t
+                                                  for v, t in zip(values, tensors))))
+
+
+def _truth(t):
+    return t if t.dtype == torch.bool else t != 0
+
+
+@normalizer
+def argwhere(a: ArrayLike):
+    if a.ndim == 0:  # NumPy: as a 1-d array, then no columns
+        return torch.nonzero(_truth(a).reshape(1))[:, :0]
+    return torch.nonzero(_truth(a))
+
+
+@normalizer
+def flatnonzero(a: ArrayLike):
+    return torch.nonzero(_truth(a).reshape(-1)).reshape(-1)
+
+
+def extract(condition, arr):
+    return take(wrap(as_tensor(arr).reshape(-1)), flatnonzero(condition))
+
+
+def place(arr, mask, vals):
+    """``numpy.place``: the positions where ``mask`` is true get ``vals``, repeated as needed."""
+    _writable(arr, "place")
+    m = as_tensor(mask)
+    if m.numel() != arr.size:
+        raise ValueError("place: mask and data must be the same size")
+    idx = torch.nonzero(_truth(m).reshape(-1)).reshape(-1)
+    v = _safe_values(vals, arr.tensor.dtype)
+    if v.numel() == 0:
+        if idx.numel():
+            raise ValueError("Cannot insert from an empty array!")
+        return
+    _write_flat(arr, idx, _cycled(v, idx.numel()))
+
+
+def putmask(a, /, mask, values):
+    """``numpy.putmask``: ``a.flat[i] = values.flat[i % values.size]`` where ``mask.flat[i]``."""
+    if not isinstance(a, ndarray):
+        raise TypeError("argument a of putmask must be a numpy array")
+    m = as_tensor(mask)
+    if m.numel() != a.size:
+        raise ValueError("putmask: mask and data must be the same size")
+    if not a._writeable:
+        raise ValueError("putmask: output array is read-only")
+    v = _safe_values(values, a.tensor.dtype)
+    if v.numel():
+        t = a.tensor
+        full = _cycled(v.to(t.dtype), t.numel()).reshape(t.shape)
+        t.copy_(_moved(t, lambda x: torch.where(_truth(m).reshape(t.shape), _dtypes.movable(full), x)))
+
+
+def _safe_values(values, td) -> torch.Tensor:
+    """Values for place/putmask: arrays must cast 'safe' to the target; Python values convert as assigned."""
+    if not (type(values) in _PY_SCALARS or isinstance(values, (list, tuple)) and _pure_python(values)):
+        vd, d = _dtypes.from_torch(as_tensor(values).dtype), _dtypes.from_torch(td)
+        if not _np.can_cast(vd, d):
+            raise TypeError(f"Cannot cast array data from {vd!r} to {d!r} according to the rule 'safe'")
+    return _value_tensor(values, td, False)
+
+
+# ---------------------------------------------------------------- diagonals and triangles
+
+
+def diagonal(a, offset=0, axis1=0, axis2=1):
+    """``numpy.diagonal``: a read-only view, as NumPy returns."""
+    src = a if isinstance(a, ndarray) else wrap(as_tensor(a))
+    t = src.tensor
+    if t.ndim < 2:
+        raise ValueError("diag requires an array of at least two dimensions")
+    ax1, ax2 = normalize_axis_index(axis1, t.ndim), normalize_axis_index(axis2, t.ndim)
+    if ax1 == ax2:
+        raise ValueError("axis1 and axis2 cannot be the same")
+    r = view_of(src, torch.diagonal(t, operator.index(offset), ax1, ax2))
+    r._writeable = False
+    return r
+
+
+def fill_diagonal(a, val, wrap=False):
+    """``numpy.fill_diagonal``: in place, ``val`` repeated as needed; ``wrap`` continues past a tall matrix's
+    square part."""
+    if not isinstance(a, ndarray):
+        raise TypeError(f"fill_diagonal() argument 1 must be numpy.ndarray, not {type(a).__name__}")
+    shape = a.shape
+    if len(shape) < 2:
+        raise ValueError("array must be at least 2-d")
+    if len(shape) == 2:
+        step, end = shape[1] + 1, (a.size if wrap else shape[1] * shape[1])
+    else:
+        if len(set(shape)) != 1:
+            raise ValueError("All dimensions of input must be of equal length")
+        step, end = sum(shape[0] ** k for k in range(len(shape))), a.size
+    idx = torch.arange(0, min(end, a.size), step, device=a.tensor.device)
+    v = _value_tensor(val, a.tensor.dtype, False)
+    if v.numel() and idx.numel():
+        _write_flat(a, idx, _cycled(v, idx.numel()))
+
+
+def _tri(n, k, m, upper):
+    n, k = operator.index(n), operator.index(k)
+    m = n if m is None else operator.index(m)
+    n, m = max(n, 0), max(m, 0)
+    t = torch.triu_indices(n, m, k) if upper else torch.tril_indices(n, m, k)
+    return wrap(t[0]), wrap(t[1])
+
+
+def tril_indices(n, k=0, m=None):
+    return _tri(n, k, m, False)
+
+
+def triu_indices(n, k=0, m=None):
+    return _tri(n, k, m, True)
+
+
+def _square_2d(arr):
+    shape = tuple(as_tensor(arr).shape)
+    if len(shape) != 2:
+        raise ValueError("input array must be 2-d")
+    return shape
+
+
+def tril_indices_from(arr, k=0):
+    n, m = _square_2d(arr)
+    return _tri(n, k, m, False)
+
+
+def triu_indices_from(arr, k=0):
+    n, m = _square_2d(arr)
+    return _tri(n, k, m, True)
+
+
+def diag_indices(n, ndim=2):
+    i = wrap(torch.arange(operator.index(n)))
+    return (i,) * ndim
+
+
+def diag_indices_from(arr):
+    shape = tuple(as_tensor(arr).shape)
+    if len(shape) < 2:
+        raise ValueError("input array must be at least 2-d")
+    if len(set(shape)) != 1:
+        raise ValueError("All dimensions of input must be of equal length")
+    return diag_indices(shape[0], len(shape))
+
+
+def mask_indices(n, mask_func, k=0):
+    """The indices where ``mask_func(ones((n, n)), k)`` is nonzero (e.g. ``mask_func=triu``)."""
+    m = mask_func(wrap(torch.ones((n, n), dtype=torch.int64)), k)
+    return nonzero(m)
+
+
+# ---------------------------------------------------------------- flat and multi-dimensional indices
+
+
+def _shape_tuple(shape):
+    return tuple(operator.index(s) for s in shape) if isinstance(shape, (tuple, list)) else (
+        operator.index(shape),)
+
+
+def _check_order(order):
+    if order not in ("C", "F"):
+        raise ValueError("only 'C' or 'F' order is permitted")
+
+
+def unravel_index(indices, shape, order="C"):
+    """``numpy.unravel_index``: the coordinate arrays of flat ``indices`` in an array of ``shape``."""
+    _check_order(order)
+    idx = _index_tensor(indices)
+    dims = _shape_tuple(shape)
+    size = math.prod(dims)
+    if idx.numel() and _eager(idx):  # data-dependent check: eager only
+        bad = (idx < 0) | (idx >= size)
+        if bool(bad.any()):
+            raise ValueError(f"index {_item(idx[bad][0])} is out of bounds for array with size {size}")
+    coords = []
+    for d in (reversed(dims) if order == "C" else dims):
+        coords.append(idx.remainder(d) if d else idx)
+        idx = idx.div(d, rounding_mode="floor") if d else idx
+    return tuple(wrap(c) for c in (reversed(coords) if order == "C" else coords))
+
+
+def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
+    """``numpy.ravel_multi_index``: flat indices of coordinate arrays; ``mode`` may differ per dimension."""
+    _check_order(order)
+    dims = _shape_tuple(dims)
+    coords = [_index_tensor(c, "same_kind") for c in multi_index]
+    if len(coords) != len(dims):
+        raise ValueError(f"parameter multi_index must be a sequence of length {len(dims)}")
+    if 0 in dims:
+        raise ValueError("cannot unravel if shape has zero entries (is empty).")
+    modes = (mode,) * len(dims) if isinstance(mode, str) else tuple(mode)
+    coords = [_apply_mode(c, d, m, error=ValueError("invalid entry in coordinates array"))
+              for c, d, m in zip(coords, dims, modes)]
+    shape = broadcast_shape([tuple(c.shape) for c in coords])
+    r, stride = torch.zeros(shape, dtype=torch.int64), 1
+    for c, d in (zip(reversed(coords), reversed(dims)) if order == "C" else zip(coords, dims)):
+        r, stride = r + c * stride, stride * d
+    return wrap(r)
+
+
+def ix_(*args):
+    """``numpy.ix_``: 1-D sequences reshaped to index an open mesh (booleans become their nonzero positions)."""
+    out = []
+    for k, x in enumerate(args):
+        t = as_tensor(x)
+        if t.numel() == 0 and not isinstance(x, (ndarray, _np.ndarray, torch.Tensor)):
+            t = t.to(torch.int64)
+        if t.ndim != 1:
+            raise ValueError("Cross index must be 1 dimensional")
+        if t.dtype == torch.bool:
+            t = torch.nonzero(t).reshape(-1)
+        out.append(wrap(t.reshape((1,) * k + (-1,) + (1,) * (len(args) - k - 1))))
+    return tuple(out)
+
+
+class ndindex:
+    """``numpy.ndindex``: the index tuples of an array of the given shape, in C order."""
+
+    def __init__(self, *shape):
+        if len(shape) == 1 and isinstance(shape[0], tuple):
+            shape = shape[0]
+        self._it = itertools.product(*(range(operator.index(s)) for s in shape))
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return next(self._it)
+
+
+class ndenumerate:
+    """``numpy.ndenumerate``: ``(index, a[index])`` pairs in C order (elements as 0-D arrays)."""
+
+    def __init__(self, arr):
+        self._a = arr if isinstance(arr, ndarray) else wrap(as_tensor(arr))
+        self._it = ndindex(self._a.shape)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        i = next(self._it)
+        return i, self._a[i]
+
+
+class nditer:
+    """Not modelled (NumPy's iterator protocol with buffering and operand flags): the compiler falls back."""
+
+    def __init__(self, *args, **kwargs):
+        raise UnsupportedFeature("numpy.nditer")
+
+
+def iterable(y):
+    if isinstance(y, ndarray):
+        return y.ndim > 0
+    try:
+        iter(y)
+    except TypeError:
+        return False
+    return True
+
+
+# ---------------------------------------------------------------- memory overlap
+
+
+def may_share_memory(a, b, /, max_work=0):
+    """Whether ``a`` and ``b`` use overlapping memory bounds (``max_work=-1``: whether they share an element)."""
+    if max_work == -1:
+        return shares_memory(a, b)
+    ta, tb = _memory_of(a), _memory_of(b)
+    return ta is not None and tb is not None and _same_storage(ta, tb) and _overlap(_bounds(ta), _bounds(tb))
+
+
+def shares_memory(a, b, /, max_work=-1):
+    """Whether ``a`` and ``b`` share a byte: bounds first, then the exact sets of bytes they address."""
+    if max_work not in (-1, 0):
+        raise UnsupportedFeature("shares_memory(max_work=...) other than -1 or 0")
+    if max_work == 0:
+        return may_share_memory(a, b)
+    ta, tb = _memory_of(a), _memory_of(b)
+    if ta is None or tb is None or not _same_storage(ta, tb) or not _overlap(_bounds(ta), _bounds(tb)):
+        return False
+    return bool(torch.isin(_bytes(ta), _bytes(tb)).any())
+
+
+def _memory_of(x):
+    if isinstance(x, ndarray):
+        return x.tensor
+    return x if isinstance(x, torch.Tensor) else None  # anything else converts to new memory
+
+
+def _same_storage(x, y):
+    return x.device == y.device and x.untyped_storage()._cdata == y.untyped_storage()._cdata
+
+
+def _bounds(t):
+    """The byte range ``[lo, hi)`` that ``t`` addresses within its storage."""
+    if t.numel() == 0:
+        return 0, 0
+    isz = t.element_size()
+    lo = hi = t.storage_offset() * isz
+    for n, s in zip(t.shape, t.stride()):
+        (lo, hi) = (lo + (n - 1) * s * isz, hi) if s < 0 else (lo, hi + (n - 1) * s * isz)
+    return lo, hi + isz
+
+
+def _overlap(r1, r2):
+    return r1[0] < r2[1] and r2[0] < r1[1]
+
+
+def _bytes(t):
+    """Every byte offset that ``t`` addresses in its storage."""
+    if t.numel() > 2**22:
+        raise UnsupportedFeature("exact shares_memory on large arrays")
+    isz = t.element_size()
+    off = torch.full((), t.storage_offset() * isz, dtype=torch.int64)
+    for n, s in zip(t.shape, t.stride()):
+        off = off.unsqueeze(-1) + torch.arange(n) * (s * isz)
+    return (off.reshape(-1, 1) + torch.arange(isz)).reshape(-1)
+
+
+# ---------------------------------------------------------------- index tricks: mgrid, ogrid, r_, c_, s_
+
+
+def _slice_values(s: slice):
+    """The 1-D grid that NumPy's index tricks make of a slice: ``start + i*step``, or with a complex step
+    ``n = |step|`` points from start to stop inclusive; float64 unless every part is an integer."""
+    start = 0 if s.start is None else s.start
+    step = 1 if s.step is None else s.step
+    if isinstance(step, complex) or isinstance(step, ndarray) and step.dtype.kind == "c":
+        n = int(abs(complex(step)))
+        delta = (s.stop - start) / (n - 1) if n > 1 else 0.0
+        return torch.arange(n, dtype=torch.float64) * delta + start
+    n = max(math.ceil((s.stop - start) / step), 0)
+    if all(isinstance(x, (int, _np.integer)) or isinstance(x, ndarray) and x.dtype.kind in "iub"
+           for x in (start, s.stop, step)):
+        return torch.arange(n, dtype=torch.int64) * int(step) + int(start)
+    return torch.arange(n, dtype=torch.float64) * float(step) + float(start)
+
+
+class _Grid:
+    def __init__(self, sparse):
+        self._sparse = sparse
+
+    def __getitem__(self, key):
+        if not isinstance(key, tuple):
+            return wrap(_slice_values(key))
+        axes = [_slice_values(s) for s in key]
+        if any(x.is_floating_point() for x in axes):
+            axes = [x.to(torch.float64) for x in axes]
+        n = len(axes)
+        grids = [x.reshape((1,) * k + (-1,) + (1,) * (n - k - 1)) for k, x in enumerate(axes)]
+        if self._sparse:
+            return tuple(wrap(g) for g in grids)
+        shape = tuple(x.numel() for x in axes)
+        return wrap(torch.stack([g.expand(shape) for g in grids]) if grids else torch.empty(0))
+
+
+mgrid = _Grid(sparse=False)
+ogrid = _Grid(sparse=True)
+
+
+class _Concatenator:
+    """``r_``/``c_``: concatenate slices (as grids), scalars and arrays along an axis; a leading string
+    ``'axis[,ndmin[,trans1d]]'`` sets where 1-D pieces go.  Python scalars are weak in the dtype (NEP 50)."""
+
+    def __init__(self, axis, ndmin, trans1d):
+        self._defaults = (axis, ndmin, trans1d)
+
+    def __getitem__(self, key):
+        items = key if isinstance(key, tuple) else (key,)
+        axis, ndmin, trans1d = self._defaults
+        pieces, raw = [], []
+        for k, item in enumerate(items):
+            if isinstance(item, str):
+                if k:
+                    raise ValueError("special directives must be the first entry.")
+                axis, ndmin, trans1d = _directive(item, ndmin, trans1d)
+                continue
+            if isinstance(item, slice):
+                t = _at_least(_slice_values(item), ndmin)
+                if trans1d != -1 and ndmin > 1:
+                    t = t.transpose(-1, trans1d)
+                raw.append(wrap(t))
+            elif type(item) in _PY_SCALARS:
+                t = _at_least(as_tensor(item), ndmin)
+                raw.append(item)
+            else:
+                t = as_tensor(item)
+                t = _lifted(t, ndmin, trans1d) if t.ndim < ndmin else t
+                raw.append(wrap(t))
+            pieces.append((t, item))
+        if not pieces:
+            raise ValueError("need at least one array to concatenate")
+        d = _dtypes.result_type(*raw)
+        td = _dtypes.to_torch(d)
+        ts = [torch.full_like(t, _python_value(item, d), dtype=td) if type(item) in _PY_SCALARS else t.to(td)
+              for t, item in pieces]
+        return wrap(torch.cat([_dtypes.movable(t) for t in ts], normalize_axis_index(axis, ts[0].ndim)).view(td))
+
+    def __len__(self):
+        return 0
+
+
+def _directive(s, ndmin, trans1d):
+    if s in ("r", "c"):
+        raise UnsupportedFeature("r_/c_ matrix directives ('r', 'c')")
+    try:
+        vec = [int(x) for x in s.split(",")]
+    except ValueError:
+        raise ValueError("unknown special directive") from None
+    if not 1 <= len(vec) <= 3:
+        raise ValueError("unknown special directive")
+    return vec[0], (vec[1] if len(vec) > 1 else ndmin), (vec[2] if len(vec) > 2 else trans1d)
+
+
+def _at_least(t, ndmin):
+    return t.reshape((1,) * (ndmin - t.ndim) + tuple(t.shape)) if t.ndim < ndmin else t
+
+
+def _lifted(t, ndmin, trans1d):
+    """A piece of fewer than ``ndmin`` dims: padded with leading 1s, its own dims moved to ``trans1d``."""
+    k2 = ndmin - t.ndim
+    t = _at_least(t, ndmin)
+    if trans1d == -1:
+        return t
+    k1 = trans1d + k2 + 1 if trans1d < 0 else trans1d
+    axes = list(range(ndmin))
+    return t.permute(axes[:k1] + axes[k2:] + axes[k1:k2])
+
+
+r_ = _Concatenator(0, 1, -1)
+c_ = _Concatenator(-1, 2, 0)
+
+
+class _IndexExpression:
+    def __init__(self, maketuple):
+        self._maketuple = maketuple
+
+    def __getitem__(self, item):
+        return (item,) if self._maketuple and not isinstance(item, tuple) else item
+
+
+index_exp = _IndexExpression(maketuple=True)
+s_ = _IndexExpression(maketuple=False)

@@ -272,3 +272,287 @@ def test_setitem_read_only_and_overlap():
     s[[0, 1, 2, 3, 4]] = s[::-1]
     assert s.tolist() == [0.0, 0.0, 1.0, 2.0, 3.0]
     del r
+
+
+# ---------------------------------------------------------------- take / put / along-axis / choose / compress
+
+
+def _quiet(fn):
+    def run(xp, *args):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return fn(xp, *args)
+    return run
+
+
+@given(data=st.data(), a=arrays(dtypes(ALL), shapes(max_dims=3, max_side=4)))
+def test_take(data, a):
+    axis = data.draw(st.one_of(st.none(), st.integers(-a.ndim - 1, a.ndim)))
+    n = a.size if axis is None or a.ndim == 0 else a.shape[axis] if -a.ndim <= axis < a.ndim else 3
+    idx = data.draw(arrays(st.sampled_from(INDEX_DTYPES[:4]), shapes(max_dims=2, max_side=3), views=False).map(
+        lambda i: i % (2 * n + 1) - n if n else i))
+    mode = data.draw(st.sampled_from(["raise", "wrap", "clip"] if n else ["raise", "clip"]))  # NumPy hangs
+    assert_matches(lambda xp, a, i: xp.take(a, i, axis=axis, mode=mode), a, idx)
+
+
+def test_take_forms():
+    a = numpy.arange(6.0).reshape(2, 3)
+    assert_matches(lambda xp, a: xp.take(a, [1.7]), a)
+    assert_matches(lambda xp, a: xp.take(a, 1), a)
+    assert_matches(lambda xp, a: xp.take(a, numpy.array([0.5]) if xp is numpy else shim.asarray([0.5])), a)
+    assert_matches(lambda xp, a: xp.take(a, [9], axis=1), a)
+    assert_matches(lambda xp, a: xp.take(a, [1], mode="foo"), a)
+    assert_matches(lambda xp, a: xp.take(a, [0], mode="wrap"), numpy.zeros(0))
+    assert_matches(lambda xp, a: xp.take(a, 0, axis=0), numpy.array(5))
+    assert_matches(lambda xp, a, o: (xp.take(a, [0, 1], out=o), o)[1], a, numpy.zeros(2, numpy.int8))
+    assert_matches(lambda xp, a, o: xp.take(a, [0, 1], out=o), numpy.arange(6), numpy.zeros(2, numpy.float32))
+
+
+@given(data=st.data(), a=arrays(dtypes(ALL), shapes(min_dims=1, max_dims=2, max_side=4)))
+def test_put(data, a):
+    n = a.size
+    idx = data.draw(st.lists(st.integers(-n - 1, n), max_size=5))
+    v = data.draw(arrays(dtypes(REAL), shapes(max_dims=1, max_side=3), finite=True))
+    mode = data.draw(st.sampled_from(["raise", "wrap", "clip"]))
+    assert_matches(_quiet(lambda xp, a, v: (xp.put(a, idx, v, mode=mode), a)[1]), a, v)
+
+
+def test_put_errors():
+    for args in [([0], 300), ([0, 9], [1, 2]), ([0], [])]:
+        assert_matches(lambda xp, a: (xp.put(a, *args), a)[1], numpy.zeros(4, numpy.uint8))
+    assert_matches(lambda xp: xp.put([1, 2], [0], [1]))
+    s = shim.asarray(numpy.zeros(3))
+    s.flags.writeable = False
+    with pytest.raises(ValueError):
+        shim.put(s, [0], 1)
+
+
+@given(data=st.data(), a=arrays(dtypes(ALL), shapes(min_dims=1, max_dims=3, max_side=4)))
+def test_take_put_along_axis(data, a):
+    axis = data.draw(st.integers(-a.ndim, a.ndim - 1))
+    n = a.shape[axis]
+    ishape = tuple(data.draw(st.sampled_from([s, 1])) if d != axis % a.ndim else data.draw(st.integers(0, 3))
+                   for d, s in enumerate(a.shape))
+    idx = data.draw(arrays(numpy.int64, ishape, views=False).map(lambda i: i % (2 * n) - n if n else i * 0))
+    assert_matches(lambda xp, a, i: xp.take_along_axis(a, i, axis), a, idx)
+    vals = data.draw(arrays(a.dtype, ishape, finite=True))
+    assert_matches(_quiet(lambda xp, a, i, v: (xp.put_along_axis(a, i, v, axis), a)[1]), a, idx, vals)
+
+
+def test_along_axis_errors():
+    a = numpy.arange(6).reshape(2, 3)
+    for idx, axis in [(numpy.array([[0.0]]), 1), (numpy.array([0]), 1), (numpy.array([0, -1]), None),
+                      (numpy.array([[0], [1], [1]]), 1), (numpy.array([[5]]), 1), (numpy.array([[0, 0, 0]]), 1)]:
+        assert_matches(lambda xp, a, i: xp.take_along_axis(a, i, axis), a, idx)
+        assert_matches(lambda xp, a, i: (xp.put_along_axis(a, i, 7, axis), a)[1], a, idx)
+    assert_matches(lambda xp, a, i: xp.take_along_axis(a, i, 0), numpy.array(1), numpy.array(0))
+    assert_matches(lambda xp, a: (xp.put_along_axis(a, numpy.array([[0, 0, 0]]) if xp is numpy else
+                                                    shim.asarray([[0, 0, 0]]), [[1, 2, 3]], 1), a)[1], a)
+
+
+@given(data=st.data(), shape=shapes(max_dims=2, max_side=4))
+def test_choose(data, shape):
+    n = data.draw(st.integers(1, 3))
+    choices = [data.draw(arrays(dtypes(ALL), st.sampled_from([shape, shape[1:], ()]))) for _ in range(n)]
+    mode = data.draw(st.sampled_from(["raise", "wrap", "clip"]))
+    idx = data.draw(arrays(numpy.int64, shape, views=False).map(lambda i: i % (n + 2) - 1))
+    assert_matches(lambda xp, i, *c: xp.choose(i, c, mode=mode), idx, *choices)
+
+
+def test_choose_forms():
+    for args in [([0, 1], [numpy.array([1, 2], numpy.int8), 1000]), ([0, 1], [numpy.array([1, 2], numpy.int8), 2.5]),
+                 ([0.0, 1], [[1, 2], [3, 4]]), ([[0], [1]], [[1, 2], [3, 4]]), ([0, 1], []),
+                 ([True, False], [[1, 2], [3, 4]]), (1, [1, 2]), ([0, 1], numpy.arange(4).reshape(2, 2))]:
+        assert_matches(lambda xp: xp.choose(*to_shim(args) if xp is shim else args))
+    assert_matches(lambda xp, o: xp.choose([0, 1], [[1, 2], [3, 4]], out=o), numpy.zeros(2, numpy.float32))
+
+
+@given(data=st.data(), a=arrays(dtypes(ALL), shapes(max_dims=3, max_side=4)))
+def test_compress_extract(data, a):
+    axis = data.draw(st.one_of(st.none(), st.integers(-a.ndim - 1, a.ndim)))
+    n = a.size if axis is None else a.shape[axis] if -a.ndim <= axis < a.ndim else 2
+    cond = data.draw(st.lists(st.booleans(), max_size=n + 1))
+    assert_matches(lambda xp, a: xp.compress(cond, a, axis=axis), a)
+    assert_matches(lambda xp, a: a.compress(cond, axis=axis), a)
+    flat = data.draw(st.lists(st.integers(0, 2), max_size=a.size + 1))
+    assert_matches(lambda xp, a: xp.extract(flat, a), a)
+
+
+# ---------------------------------------------------------------- where / select / nonzero family
+
+
+@given(c=arrays(numpy.bool_, shapes(max_dims=3, max_side=3)), x=arrays(dtypes(ALL), shapes(max_dims=2, max_side=3)),
+       y=st.one_of(arrays(dtypes(ALL), shapes(max_dims=2, max_side=3)), st.integers(-200, 200), st.floats(-5, 5),
+                   st.booleans()))
+def test_where(c, x, y):
+    assert_matches(lambda xp, c, x: xp.where(c, x, y), c, x)
+    assert_matches(lambda xp, c, x: xp.where(c, y, x), c, x)
+
+
+def test_where_forms():
+    a = numpy.arange(6).reshape(2, 3)
+    assert_matches(lambda xp, a: xp.where(a > 2), a)
+    assert_matches(lambda xp, a: xp.where(a), numpy.array(1))
+    assert_matches(lambda xp, a: xp.where(a > 2, 1), a)
+    assert_matches(lambda xp: xp.where([1, 0], 1, 2))
+    assert_matches(lambda xp: xp.where(True, 1, 2))
+    assert_matches(lambda xp: xp.where([True, False], [1, 2, 3], 0))
+
+
+@given(a=arrays(dtypes(ALL), shapes(max_dims=3, max_side=4)))
+def test_nonzero_family(a):
+    assert_matches(lambda xp, a: xp.nonzero(a), a)
+    assert_matches(lambda xp, a: xp.argwhere(a), a)
+    assert_matches(lambda xp, a: xp.flatnonzero(a), a)
+
+
+@given(data=st.data(), shape=shapes(max_dims=2, max_side=3))
+def test_select(data, shape):
+    n = data.draw(st.integers(1, 3))
+    conds = [data.draw(arrays(numpy.bool_, st.sampled_from([shape, shape[1:]]))) for _ in range(n)]
+    choices = [data.draw(st.one_of(arrays(dtypes(ALL), st.sampled_from([shape, ()])), st.integers(-5, 5)))
+               for _ in range(n)]
+    default = data.draw(st.one_of(st.integers(-300, 300), st.floats(-2, 2), arrays(dtypes(REAL), st.just(()))))
+    assert_matches(lambda xp, cs, vs, d: xp.select(cs, vs, d), conds, choices, default)
+
+
+def test_select_errors():
+    a = numpy.arange(6)
+    for args in [([[1, 0]], [[1, 2]]), ([], []), ([a > 1], [a, a]), ([numpy.array(True)], [1])]:
+        assert_matches(lambda xp: xp.select(*to_shim(args) if xp is shim else args))
+
+
+@given(data=st.data(), a=arrays(dtypes(ALL), shapes(min_dims=1, max_dims=2, max_side=4)))
+def test_place_putmask(data, a):
+    mask = data.draw(arrays(numpy.bool_, st.sampled_from([a.shape, (a.size + 1,)]), views=False))
+    vals = data.draw(arrays(dtypes(REAL), shapes(max_dims=1, max_side=3), finite=True))
+    assert_matches(_quiet(lambda xp, a, m, v: (xp.place(a, m, v), a)[1]), a, mask, vals)
+    assert_matches(_quiet(lambda xp, a, m, v: (xp.putmask(a, m, v), a)[1]), a, mask, vals)
+
+
+def test_place_putmask_conversions():
+    for fn in ("place", "putmask"):
+        for vals in ([300], [], [1.5, 2], [1j]):
+            assert_matches(lambda xp, a: (getattr(xp, fn)(a, [True, False, True], vals), a)[1],
+                           numpy.zeros(3, numpy.uint8))
+        assert_matches(lambda xp: getattr(xp, fn)([1, 2], [True, True], [3]))
+
+
+# ---------------------------------------------------------------- diagonals, triangles, ravel/unravel, ix_
+
+
+@given(data=st.data(), a=arrays(dtypes(ALL), shapes(max_dims=4, max_side=4)))
+def test_diagonal(data, a):
+    offset = data.draw(st.integers(-4, 4))
+    ax1, ax2 = data.draw(st.integers(-a.ndim - 1, a.ndim)), data.draw(st.integers(-a.ndim - 1, a.ndim))
+    r = assert_matches(lambda xp, a: xp.diagonal(a, offset, ax1, ax2), a)
+    if r is not None:
+        assert not r.flags.writeable and r.base is not None
+
+
+@given(data=st.data(), a=arrays(dtypes(ALL), shapes(min_dims=1, max_dims=3, max_side=5)))
+def test_fill_diagonal(data, a):
+    val = data.draw(st.one_of(st.integers(0, 100), arrays(dtypes(REAL), shapes(max_dims=1, max_side=3), finite=True)))
+    wrap = data.draw(st.booleans())
+    assert_matches(_quiet(lambda xp, a: (xp.fill_diagonal(a, val, wrap), a)[1]), a)
+
+
+@pytest.mark.parametrize("n,k,m", [(3, 0, None), (4, 1, 2), (3, -1, 5), (0, 0, None), (-1, 0, None), (3, 5, 2)])
+def test_triangle_indices(n, k, m):
+    assert_matches(lambda xp: xp.tril_indices(n, k, m))
+    assert_matches(lambda xp: xp.triu_indices(n, k, m))
+    a = numpy.zeros((max(n, 0), m if m is not None else max(n, 0)))
+    assert_matches(lambda xp, a: xp.tril_indices_from(a, k), a)
+    assert_matches(lambda xp, a: xp.triu_indices_from(a, k), a)
+    assert_matches(lambda xp: xp.mask_indices(max(n, 0), xp.triu, k))
+    assert_matches(lambda xp, a: xp.tril_indices_from(a), numpy.zeros(3))
+
+
+def test_diag_indices():
+    assert_matches(lambda xp: xp.diag_indices(4, 3))
+    for shape in [(3, 3), (2, 2, 2), (2, 3), (3,)]:
+        assert_matches(lambda xp, a: xp.diag_indices_from(a), numpy.zeros(shape))
+
+
+@given(data=st.data(), shape=shapes(min_dims=1, max_dims=3, min_side=0, max_side=4))
+def test_unravel_ravel(data, shape):
+    size = int(numpy.prod(shape))
+    order = data.draw(st.sampled_from(["C", "F"]))
+    idx = data.draw(st.one_of(st.integers(-1, size), st.lists(st.integers(0, max(size, 1)), max_size=4)))
+    assert_matches(lambda xp: xp.unravel_index(idx, shape, order=order))
+    coords = [data.draw(st.lists(st.integers(-2, s + 1), min_size=2, max_size=2)) for s in shape]
+    mode = data.draw(st.sampled_from(["raise", "wrap", "clip", tuple("wrap" if i % 2 else "clip" for i in
+                                                                     range(len(shape)))]))
+    assert_matches(lambda xp: xp.ravel_multi_index(coords, shape, mode=mode, order=order))
+
+
+def test_ravel_unravel_errors():
+    assert_matches(lambda xp: xp.unravel_index([1.5], (3,)))
+    assert_matches(lambda xp: xp.unravel_index(1, (3,), order="X"))
+    assert_matches(lambda xp: xp.ravel_multi_index(([1],), (3, 4)))
+    assert_matches(lambda xp: xp.ravel_multi_index(([1.5], [1]), (3, 4)))
+
+
+def test_ix():
+    for args in [([0, 1], [True, False, True], []), ([[0]],), ([0.5],), (numpy.array([1], numpy.uint8),), (),
+                 (numpy.array(1),)]:
+        assert_matches(lambda xp: xp.ix_(*to_shim(args) if xp is shim else args))
+    a = numpy.arange(12).reshape(3, 4)
+    assert_matches(lambda xp, a: a[xp.ix_([0, 2], [1, 3])], a)
+
+
+# ---------------------------------------------------------------- iteration helpers and index tricks
+
+
+def test_ndindex_ndenumerate_iterable():
+    assert list(shim.ndindex(2, 3)) == list(numpy.ndindex(2, 3))
+    assert list(shim.ndindex((2, 1))) == list(numpy.ndindex((2, 1)))
+    assert list(shim.ndindex()) == list(numpy.ndindex())
+    a = numpy.arange(6).reshape(2, 3)
+    got = [(i, v.item()) for i, v in shim.ndenumerate(shim.asarray(a))]
+    assert got == [(i, v.item()) for i, v in numpy.ndenumerate(a)]
+    for y in [[1], 1, shim.asarray(numpy.array(1)), shim.asarray(a), "ab", (x for x in [])]:
+        assert shim.iterable(y) == numpy.iterable(numpy.asarray(y) if isinstance(y, shim.ndarray) else y)
+    with pytest.raises(UnsupportedFeature):
+        shim.nditer(shim.asarray(a))
+
+
+def test_shares_memory():
+    a = numpy.arange(24.0).reshape(4, 6)
+    s = shim.asarray(a.copy())
+    for f, g in [(lambda x: x[0], lambda x: x[1]), (lambda x: x[:, 0], lambda x: x[:, 1]), (lambda x: x, lambda x: x[1]),
+                 (lambda x: x[::2], lambda x: x[1::2]), (lambda x: x[:2], lambda x: x[1:]), (lambda x: x, lambda x: x.copy()),
+                 (lambda x: x.T, lambda x: x[2:, 3]), (lambda x: x[0], lambda x: [1, 2])]:
+        for fn in ("shares_memory", "may_share_memory"):
+            assert getattr(shim, fn)(f(s), g(s)) == getattr(numpy, fn)(f(a), g(a)), (fn, f, g)
+
+
+def test_grids():
+    for key in [slice(0, 5), slice(0, 2, 0.5), slice(0, 2, 3j), slice(5, 0, -2), slice(None, 3), slice(0, 0),
+                slice(0, 1, 1j), (slice(0, 2), slice(0, 3)), (slice(0, 2, 3j), slice(0, 1, 2j)),
+                (slice(0, 2), slice(0, 1, 0.25))]:
+        assert_matches(lambda xp: xp.mgrid[key])
+        assert_matches(lambda xp: xp.ogrid[key])
+
+
+@pytest.mark.parametrize("key", [
+    (slice(1, 4), 0, 4, [7, 8]), (slice(1, 4), 0.5), ("0,2", [1, 2], [3, 4]), ("-1,2,0", [1, 2], [3, 4]),
+    ("1", numpy.ones((2, 2)), numpy.zeros((2, 1))), ("0,2,1", [1, 2], [3, 4]), ("0,3,-1", [1, 2]), ("0,3,0", [1, 2]),
+    ("0,3,1", [1, 2]), (), (True, 2), (slice(0, 1, 3j), 5), (numpy.array(5), numpy.array([1])), ([1], "0", [2]),
+    ("a", [1]), (numpy.array([1], numpy.int8), 300), (numpy.array([1], numpy.int8), numpy.array(3, numpy.int16)),
+])
+def test_r_(key):
+    assert_matches(lambda xp: xp.r_[to_shim(key) if xp is shim else key])
+
+
+@pytest.mark.parametrize("key", [
+    (numpy.array([1, 2, 3]), numpy.array([4, 5, 6])), (numpy.array([[1, 2, 3]]), 0, 0, numpy.array([[4, 5, 6]])),
+    (slice(1, 3), slice(4, 6)),
+])
+def test_c_(key):
+    assert_matches(lambda xp: xp.c_[to_shim(key) if xp is shim else key])
+
+
+def test_s_index_exp():
+    assert shim.s_[1:2] == numpy.s_[1:2] and shim.s_[1] == numpy.s_[1]
+    assert shim.index_exp[1] == numpy.index_exp[1] and shim.index_exp[1:2, 3] == numpy.index_exp[1:2, 3]
