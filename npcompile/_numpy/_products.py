@@ -429,8 +429,8 @@ def einsum(*operands, out=None, optimize=False, **kwargs):
         r = contract(tensors, subs, out_sub, _dtypes.from_torch(tensors[0].dtype))
         return view_of(arrays[0], r) if isinstance(arrays[0], ndarray) else wrap(r)
     dtype, casting = kwargs.get("dtype"), kwargs.get("casting", "safe")
-    rt = _dtypes.result_type(*tensors) if dtype is None else _dtypes.to_dtype(dtype)  # (not pairwise: NumPy's
-    # promotion of three or more dtypes is not a fold, e.g. uint8, int8, float16 -> float16)
+    # n-ary promotion, not a pairwise fold: NumPy promotes uint8, int8, float16 to float16
+    rt = _dtypes.result_type(*tensors) if dtype is None else _dtypes.to_dtype(dtype)
     for i, t in enumerate(tensors):
         if not _np.can_cast(_dtypes.from_torch(t.dtype), rt, casting):
             raise TypeError(f"Iterator operand {i} dtype could not be cast from {_dtypes.from_torch(t.dtype)!r} to "
