@@ -225,8 +225,9 @@ def copy_to_out(result: torch.Tensor, out: ndarray, casting="same_kind", name="f
         raise ValueError("output array is read-only")
     rd = _dtypes.from_torch(result.dtype)
     if rd != out.dtype and not _np.can_cast(rd, out.dtype, casting):
+        uf = getattr(name, "_np", name)  # our ufunc objects carry NumPy's, which NumPy's error class needs
         raise _np._core._exceptions._UFuncOutputCastingError(  # NumPy's own class: user code catches it
-            name_of(name), casting, rd, out.dtype, 0) if isinstance(name, _np.ufunc) else TypeError(
+            uf, casting, rd, out.dtype, 0) if isinstance(uf, _np.ufunc) else TypeError(
             f"Cannot cast array data from {rd!r} to {out.dtype!r} according to the rule {casting!r}")
     if tuple(result.shape) != out.shape:
         try:
