@@ -376,12 +376,14 @@ class ndarray:
         raise TypeError("unhashable type: 'numpy.ndarray'")
 
     def __round__(self, ndigits=None):
-        from ._ufuncs import round as _round
-
+        """Only scalars round (NumPy arrays have no ``__round__``): to a Python int, or to a scalar of the same
+        dtype with ``ndigits``."""
+        if self.tensor.ndim:
+            raise TypeError("type numpy.ndarray doesn't define __round__ method")
         if ndigits is None:
-            if self.tensor.ndim:
-                return _round(self)
             return builtins.round(self.item())
+        from ._math import round as _round
+
         return _round(self, ndigits)
 
     def item(self, *args):
