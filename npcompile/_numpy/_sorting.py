@@ -1,3 +1,236 @@
-"""TODO"""
+"""Sorting and searching: sort, argsort, lexsort, partition, searchsorted, argmax/argmin and their nan forms.
 
-__all__ = []
+One ordering throughout, NumPy's: NaNs last (all NaNs equal), ``-0.0 == 0.0``, complex numbers by real part then
+imaginary part (``R+Rj < R+nanj < nan+Rj < nan+nanj``).  Sorts are always stable, a valid answer for every
+``kind``; partitions are full sorts, which satisfy the partition property.
+"""
+
+from __future__ import annotations
+
+import builtins
+import operator
+
+import numpy as _np
+import torch
+
+from .._errors import UnsupportedFeature
+from . import _dtypes
+from ._indexing import _eager, _moved, _to_out
+from ._ndarray import wrap
+from ._normalize import ArrayLike, as_tensor, normalize_axis_index, normalizer
+
+__all__ = ["sort", "argsort", "lexsort", "partition", "argpartition", "searchsorted", "sort_complex", "argmax",
+           "argmin", "nanargmax", "nanargmin"]
+
+_SIGN = {torch.int16: -(2**15), torch.int32: -(2**31), torch.int64: -(2**63)}
+_FLOAT_BITS = {torch.float16: torch.int16, torch.float32: torch.int32, torch.float64: torch.int64}
+
+
+# ---------------------------------------------------------------- order keys
+
+
+def _sortable(t: torch.Tensor) -> torch.Tensor:
+    """``t`` in a dtype whose torch ordering is NumPy's (bool and the wide unsigned types have no kernels)."""
+    if t.dtype == torch.bool:
+        return t.to(torch.uint8)
+    if t.dtype == torch.uint64:
+        return t.view(torch.int64) ^ _SIGN[torch.int64]  # order-preserving: flip the sign bit
+    return t.to(_dtypes.compute_dtype(t.dtype))
+
+
+def _int_key(t: torch.Tensor) -> torch.Tensor:
+    """Integers ordered as NumPy orders ``t``, for comparisons torch does not make NaN-aware (searchsorted): a
+    float's bits, made monotonic, with every NaN one value above +inf and ``-0.0`` equal to ``0.0``."""
+    if not t.is_floating_point():
+        return _sortable(t)
+    t = torch.where(torch.isnan(t), torch.full_like(t, float("nan")).abs(), t + 0.0)
+    i = t.view(_FLOAT_BITS[t.dtype])
+    bits = i.element_size() * 8
+    return i ^ ((i >> (bits - 1)) & ~_SIGN[i.dtype])
+
+
+def _argsort(t: torch.Tensor, dim: int) -> torch.Tensor:
+    """Stable argsort along ``dim`` in NumPy's order (complex: by imaginary part, then stably by real part)."""
+    if not t.is_complex():
+        return torch.argsort(t, dim=dim, stable=True)
+    order = torch.argsort(t.imag, dim=dim, stable=True)
+    return order.gather(dim, torch.argsort(t.real.gather(dim, order), dim=dim, stable=True))
+
+
+def _axis_and_tensor(a, axis, lift=False):
+    """The array (flattened for ``axis=None``; a 0-d one as 1-d when ``lift``, as NumPy's arg-sorts do) and
+    the normalized axis."""
+    t = as_tensor(a)
+    if axis is None or lift and t.ndim == 0:
+        return t.reshape(-1), 0
+    return t, normalize_axis_index(axis, t.ndim)
+
+
+def _check_kind(kind, order, stable):
+    if order is not None:
+        raise ValueError("Cannot specify order when the array has no fields.")
+    if kind is not None:
+        if stable is not None:
+            raise ValueError("`kind` and keyword parameters can't be provided at the same time. Use only one of "
+                             "them.")
+        if not isinstance(kind, str) or kind[:1].lower() not in ("q", "m", "h", "s"):
+            raise ValueError(f"sort kind must be one of 'quick', 'heap', or 'stable' (got {kind!r})")
+
+
+# ---------------------------------------------------------------- sort and friends
+
+
+def sort(a, axis=-1, kind=None, order=None, *, stable=None):
+    """``numpy.sort`` (always stable)."""
+    _check_kind(kind, order, stable)
+    t, axis = _axis_and_tensor(a, axis)
+    if t.is_complex():
+        return wrap(t.gather(axis, _argsort(t, axis)))
+    return wrap(torch.sort(t, dim=axis, stable=True).values)
+
+
+def argsort(a, axis=-1, kind=None, order=None, *, stable=None):
+    """``numpy.argsort`` (always stable: ties keep their order, one of the answers every kind may give)."""
+    _check_kind(kind, order, stable)
+    t, axis = _axis_and_tensor(a, axis, lift=True)
+    return wrap(_argsort(t, axis))
+
+
+def lexsort(keys, axis=-1):
+    """``numpy.lexsort``: indices sorting by the last key, ties broken by the one before, and so on."""
+    ks = [as_tensor(k) for k in (keys if isinstance(keys, (list, tuple)) else wrap(as_tensor(keys)))]
+    if not ks:
+        raise TypeError("need sequence of keys with len > 0 in lexsort")
+    if any(k.shape != ks[0].shape for k in ks):
+        raise ValueError("all keys need to be the same shape")
+    if ks[0].ndim == 0:
+        return wrap(torch.zeros((), dtype=torch.int64))
+    axis = normalize_axis_index(operator.index(axis), ks[0].ndim)
+    order = None
+    for k in ks:
+        if order is None:
+            order = _argsort(k, axis)
+        else:
+            order = order.gather(axis, _argsort(_moved(k, lambda m: m.gather(axis, order)), axis))
+    return wrap(order)
+
+
+def _check_kth(kth, t, axis, kind):
+    """NumPy's checks of ``kth`` (bounds only for a non-empty array: NumPy checks per partitioned row)."""
+    n = t.shape[axis] if t.numel() else builtins.float("inf")
+    if kind != "introselect":
+        raise ValueError(f"select kind must be 'introselect' (got {kind!r})")
+    k = as_tensor(kth)
+    if k.dtype == torch.bool:
+        raise ValueError("Booleans unacceptable as partition index")
+    if k.is_floating_point() or k.is_complex():
+        raise TypeError("Partition index must be integer")
+    for v in k.reshape(-1).tolist():  # kth is a small parameter (data-dependent only if given as an array)
+        if not -n <= v < n:
+            raise ValueError(f"kth(={v}) out of bounds ({n})")
+
+
+def partition(a, kth, axis=-1, kind="introselect", order=None):
+    """``numpy.partition``, as a full sort (which has the partition property for every ``kth``)."""
+    t, ax = _axis_and_tensor(a, axis)
+    _check_kth(kth, t, ax, kind)
+    return sort(wrap(t), ax, order=order)
+
+
+def argpartition(a, kth, axis=-1, kind="introselect", order=None):
+    """``numpy.argpartition``, as a full stable argsort."""
+    t, ax = _axis_and_tensor(a, axis, lift=True)
+    _check_kth(kth, t, ax, kind)
+    return argsort(wrap(t), ax, order=order)
+
+
+def sort_complex(a):
+    """``numpy.sort_complex``: sorted along the last axis, as complex64 for small integers, else complex128."""
+    t = as_tensor(a)
+    if not t.is_complex():
+        small = t.dtype in (torch.int8, torch.uint8, torch.int16, torch.uint16)
+        t = t.to(torch.complex64 if small else torch.complex128)
+    return sort(wrap(t))
+
+
+# ---------------------------------------------------------------- searching
+
+
+def searchsorted(a, v, side="left", sorter=None):
+    """``numpy.searchsorted``: compared in a dtype holding both (Python scalars at their default dtype)."""
+    ta, tv = as_tensor(a), as_tensor(v)
+    if ta.ndim != 1:
+        raise ValueError("object too deep for desired array" if ta.ndim > 1 else
+                         "object of too small depth for desired array")
+    if side not in ("left", "right"):
+        raise ValueError(f"search side must be 'left' or 'right' (got {side!r})")
+    if sorter is not None:
+        s = as_tensor(sorter)
+        if s.is_floating_point() or s.is_complex() or s.dtype == torch.bool:
+            raise TypeError("sorter must only contain integers")
+        if s.shape != ta.shape:
+            raise ValueError("sorter.size must equal a.size")
+        ta = ta[s.to(torch.int64)]
+    td = _dtypes.to_torch(_dtypes.promote_types(_dtypes.from_torch(ta.dtype), _dtypes.from_torch(tv.dtype)))
+    if td.is_complex:
+        raise UnsupportedFeature("searchsorted on complex values")
+    ka, kv = _int_key(ta.to(td)), _int_key(tv.to(td))
+    return wrap(torch.searchsorted(ka.contiguous(), kv.reshape(-1), right=side == "right").reshape(tv.shape))
+
+
+def _arg(t: torch.Tensor, axis, keepdims, largest: bool, name: str):
+    """Index of the first largest (smallest) element, NaN counting as both; complex by real then imaginary."""
+    if axis is None:
+        if t.numel() == 0:
+            raise ValueError(f"attempt to get {name} of an empty sequence")
+        r = _arg_along(t.reshape(-1), 0, largest)
+        return r.reshape((1,) * t.ndim) if keepdims else r
+    axis = normalize_axis_index(axis, t.ndim)
+    if t.shape[axis] == 0:
+        raise ValueError(f"attempt to get {name} of an empty sequence")
+    r = _arg_along(t, axis, largest)
+    return r.unsqueeze(axis) if keepdims else r
+
+
+def _arg_along(t, dim, largest):
+    if not t.is_complex():
+        s = _sortable(t)
+        return torch.argmax(s, dim) if largest else torch.argmin(s, dim)
+    re, im = (t.real, t.imag) if largest else (-t.real, -t.imag)
+    nan = torch.isnan(re) | torch.isnan(im)
+    inf = torch.full_like(re, -float("inf"))
+    key = torch.where(nan, inf, re)
+    best = key == key.amax(dim, keepdim=True)
+    key2 = torch.where(best & ~nan, im, inf)
+    pick = best & (key2 == key2.amax(dim, keepdim=True))
+    first = torch.argmax(pick.to(torch.uint8), dim)
+    return torch.where(nan.any(dim), torch.argmax(nan.to(torch.uint8), dim), first)
+
+
+def _arg_function(name, largest, skip_nan):
+    def f(a, axis=None, out=None, *, keepdims=_np._NoValue):
+        t = as_tensor(a)
+        if skip_nan and (t.is_floating_point() or t.is_complex()):
+            t = _without_nan(t, axis, largest)
+        r = _arg(t, axis, keepdims is True, largest, name.replace("nan", ""))
+        if out is not None and tuple(out.shape) != tuple(r.shape):
+            raise ValueError(f"output array does not match result of np.{name}.")
+        return _to_out(r, out, torch.int64)
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = (f"``numpy.{name}``: " + ("NaNs skipped (ValueError for an all-NaN slice)" if skip_nan else
+                                           "the first NaN wins, as in NumPy"))
+    return f
+
+
+def _without_nan(t, axis, largest):
+    """``t`` with NaNs replaced by the value never chosen; an all-NaN slice is NumPy's ValueError."""
+    nan = torch.isnan(t)
+    if _eager(t) and t.numel() and bool((nan.all() if axis is None else nan.all(axis)).any()):  # data-dependent
+        raise ValueError("All-NaN slice encountered")
+    return torch.where(nan, torch.full_like(t, -float("inf") if largest else float("inf")), t)
+
+
+argmax = _arg_function("argmax", True, False)
+argmin = _arg_function("argmin", False, False)
+nanargmax = _arg_function("nanargmax", True, True)
+nanargmin = _arg_function("nanargmin", False, True)
