@@ -156,7 +156,7 @@ class ufunc:
         if plan is None:
             return self._call(x, y)
         casts, out, kernel, bounds = plan
-        if bounds is not None and not bounds[0] <= b <= bounds[1]:
+        if bounds is not None and not bounds[0] <= (b if ty is not ndarray else a) <= bounds[1]:
             return self._call(x, y)  # raises NumPy's OverflowError
         for i, want in casts:
             if i:
@@ -226,7 +226,7 @@ class ufunc:
                 cast.append(v)
             res = self._run(cast, loop, kernel)
             if out is None and where is True and dtype is None and casting == "same_kind" and self.nout == 1:
-                self._remember_plan(key, cast, loop, kernel)
+                self._remember_plan(key, loop, kernel)
 
         if where is not True:
             res = self._masked(res, where, outs)
@@ -276,24 +276,32 @@ class ufunc:
                 return torch.full(shape, value, dtype=torch.bool, device=device)
         return None
 
-    def _remember_plan(self, key, cast, loop, kernel):
+    def _remember_plan(self, key, loop, kernel):
         """Cache the casts of a plain call that needs nothing but casting (no wide-unsigned compute type, no
-        scalar conversion), for the fast path; a Python int operand keeps its range check there."""
+        scalar conversion), for the fast path.  A Python number passes straight to a kernel that takes one
+        (as the first operand through the reflected torch op); a Python int keeps its range check there."""
         if any(k in _WIDE for k in key) or any(_dtypes.to_torch(d) in _WIDE for d in loop):
             return
         bounds = None
-        if any(k in _SCALARS for k in key[:-1]):
-            return
-        if key[-1] in _SCALARS:
-            if len(key) != 2 or key[0] not in _dtypes._TORCH_TO_NP or isinstance(cast[1], torch.Tensor):
+        scalars = [i for i, k in enumerate(key) if k in _SCALARS]
+        if scalars:
+            if len(key) != 2 or len(scalars) != 1 or _np.float16 in loop:
+                return  # float16 with a Python number runs in float32 in torch: NumPy rounds the number first
+            i = scalars[0]
+            if i == 0:
+                reflected = _REFLECTED.get(kernel)
+                if reflected is None:
+                    return
+                kernel = _swapped(reflected)
+            elif kernel not in _SCALAR_OK:
                 return
-            kind = loop[1].kind
-            if key[1] is builtins.int and kind in "iu":
-                info = _np.iinfo(loop[1])
+            kind = loop[i].kind
+            if key[i] is builtins.int and kind in "iu":
+                info = _np.iinfo(loop[i])
                 bounds = (info.min, info.max)
-            elif key[1] is builtins.int and kind in "fc":
+            elif key[i] is builtins.int and kind in "fc":
                 bounds = (-(2**53), 2**53)  # converts exactly to float64, then rounds once like NumPy's
-            elif key[1] is not _PY_TYPE[kind]:
+            elif key[i] is not _PY_TYPE[kind]:
                 return  # the scalar needs converting (e.g. a float in a complex loop)
         casts = tuple((i, _dtypes.to_torch(loop[i])) for i, k in enumerate(key)
                       if isinstance(k, torch.dtype) and k != _dtypes.to_torch(loop[i]))
@@ -670,24 +678,32 @@ def _int_reciprocal(tds):
     return k
 
 
+def _sqrt_is_exact(dtype):
+    """Whether torch's CPU sqrt is correctly rounded in ``dtype`` on this build (some round an ulp off)."""
+    x = _np.random.default_rng(0).uniform(0, 1000, 4096).astype(dtype)
+    return bool((torch.sqrt(torch.from_numpy(x)).numpy() == _np.sqrt(x)).all())
+
+
+_EXACT_SQRT = {torch.float32: _sqrt_is_exact(_np.float32), torch.float64: _sqrt_is_exact(_np.float64)}
+
+
 def _sqrt(a):
-    """Correctly rounded square root, as NumPy's.  torch's CPU sqrt can be an ulp or more off: float16/float32
-    round a float64 root once more (safe: float64 carries more than twice their bits); float64 takes one
-    Newton step on the exact residual x - y*y (Dekker's product), with the input scaled away from the ends of
-    the exponent range."""
+    """Correctly rounded square root, as NumPy's, also where torch's CPU sqrt is an ulp off (probed once):
+    float16/float32 round a float64 root once more (safe: float64 carries more than twice their bits);
+    float64 takes one Newton step on the exact residual x - y*y (Dekker's product), where that product
+    cannot over- or underflow."""
+    if a.device.type != "cpu" or _EXACT_SQRT.get(a.dtype, False):
+        return torch.sqrt(a)
     if a.dtype != torch.float64:
-        return _sqrt(a.to(torch.float64)).to(a.dtype)
-    small, big = a < 2.0**-900, a > 2.0**900
-    x = torch.where(small, a * 2.0**200, torch.where(big, a * 2.0**-200, a))
-    y = torch.sqrt(x)
+        return torch.sqrt(a.to(torch.float64)).to(a.dtype)
+    y = torch.sqrt(a)
     c = y * 134217729.0  # 2**27 + 1: Veltkamp's split of y into two 26-bit halves
     hi = c - (c - y)
     lo = y - hi
     p = y * y
     e = ((hi * hi - p) + 2 * hi * lo) + lo * lo  # y*y == p + e exactly
-    refined = y + ((x - p) - e) / (2 * y)
-    y = torch.where(torch.isfinite(y) & (y > 0), refined, y)
-    return torch.where(small, y * 2.0**-100, torch.where(big, y * 2.0**100, y))
+    refined = y + ((a - p) - e) / (2 * y)
+    return torch.where((a > 2.0**-900) & (a < 2.0**900), refined, y)
 
 
 def _complex_abs(z):
@@ -924,9 +940,18 @@ def _isnat(a):
     raise UnsupportedFeature("isnat (datetime64)")
 
 
-# Kernels that accept a Python number as their last operand (saves making a 0-D tensor per call).
+# Kernels that accept a Python number as their last operand (saves making a 0-D tensor per call), and the
+# torch ops computing them with the operands swapped (for a Python number first, ``2.0 * a``, ``1 - a``).
 _SCALAR_OK = frozenset({torch.add, torch.sub, torch.mul, torch.true_divide, torch.eq, torch.ne, torch.lt,
                         torch.le, torch.gt, torch.ge, torch.bitwise_and, torch.bitwise_or, torch.bitwise_xor})
+_REFLECTED = {torch.add: torch.add, torch.mul: torch.mul, torch.sub: torch.rsub, torch.eq: torch.eq,
+              torch.ne: torch.ne, torch.lt: torch.gt, torch.le: torch.ge, torch.gt: torch.lt, torch.ge: torch.le,
+              torch.bitwise_and: torch.bitwise_and, torch.bitwise_or: torch.bitwise_or,
+              torch.bitwise_xor: torch.bitwise_xor}
+
+
+def _swapped(op):
+    return lambda a, b: op(b, a)
 
 _KERNELS = {
     # arithmetic
