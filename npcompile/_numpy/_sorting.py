@@ -1,7 +1,7 @@
 """Sorting and searching: sort, argsort, lexsort, partition, searchsorted, argmax/argmin and their nan forms.
 
 One ordering throughout, NumPy's: NaNs last (all NaNs equal), ``-0.0 == 0.0``, complex numbers by real part then
-imaginary part (``R+Rj < R+nanj < nan+Rj < nan+nanj``).  Sorts are always stable, a valid answer for every
+imaginary part, those with NaNs last in the classes ``R+nanj``, ``nan+Rj``, ``nan+nanj``.  Sorts are always stable, a valid answer for every
 ``kind``; partitions are full sorts, which satisfy the partition property.
 """
 
@@ -50,11 +50,16 @@ def _int_key(t: torch.Tensor) -> torch.Tensor:
 
 
 def _argsort(t: torch.Tensor, dim: int) -> torch.Tensor:
-    """Stable argsort along ``dim`` in NumPy's order (complex: by imaginary part, then stably by real part)."""
+    """Stable argsort along ``dim`` in NumPy's order.  Complex numbers sort by three stable passes: imaginary
+    part, real part, then NaN class (none, in the imaginary part, in the real part, in both)."""
     if not t.is_complex():
         return torch.argsort(t, dim=dim, stable=True)
-    order = torch.argsort(t.imag, dim=dim, stable=True)
-    return order.gather(dim, torch.argsort(t.real.gather(dim, order), dim=dim, stable=True))
+    re, im = t.real, t.imag
+    cls = torch.isnan(re).to(torch.uint8) * 2 + torch.isnan(im).to(torch.uint8)
+    order = torch.argsort(im, dim=dim, stable=True)
+    for key in (re, cls):
+        order = order.gather(dim, torch.argsort(key.gather(dim, order), dim=dim, stable=True))
+    return order
 
 
 def _axis_and_tensor(a, axis, lift=False):
@@ -185,6 +190,9 @@ def _arg(t: torch.Tensor, axis, keepdims, largest: bool, name: str):
             raise ValueError(f"attempt to get {name} of an empty sequence")
         r = _arg_along(t.reshape(-1), 0, largest)
         return r.reshape((1,) * t.ndim) if keepdims else r
+    if t.ndim == 0:  # NumPy: as a 1-d array, and a 0-d result even with keepdims
+        normalize_axis_index(axis, 1)
+        return _arg(t, None, False, largest, name)
     axis = normalize_axis_index(axis, t.ndim)
     if t.shape[axis] == 0:
         raise ValueError(f"attempt to get {name} of an empty sequence")
