@@ -11,7 +11,6 @@ import math
 import operator
 from typing import NamedTuple
 
-import numpy as _np
 import torch
 
 from . import _dtypes

@@ -1,8 +1,8 @@
 """Sorting and searching: sort, argsort, lexsort, partition, searchsorted, argmax/argmin and their nan forms.
 
 One ordering throughout, NumPy's: NaNs last (all NaNs equal), ``-0.0 == 0.0``, complex numbers by real part then
-imaginary part, those with NaNs last in the classes ``R+nanj``, ``nan+Rj``, ``nan+nanj``.  Sorts are always stable, a valid answer for every
-``kind``; partitions are full sorts, which satisfy the partition property.
+imaginary part, those with NaNs last in the classes ``R+nanj``, ``nan+Rj``, ``nan+nanj``.  Sorts are always
+stable, a valid answer for every ``kind``; partitions are full sorts, which satisfy the partition property.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from .._errors import UnsupportedFeature
 from . import _dtypes
 from ._indexing import _eager, _moved, _to_out
 from ._ndarray import wrap
-from ._normalize import ArrayLike, as_tensor, normalize_axis_index, normalizer
+from ._normalize import as_tensor, normalize_axis_index
 
 __all__ = ["sort", "argsort", "lexsort", "partition", "argpartition", "searchsorted", "sort_complex", "argmax",
            "argmin", "nanargmax", "nanargmin"]

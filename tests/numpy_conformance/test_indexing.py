@@ -6,12 +6,12 @@ import warnings
 
 import numpy
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, strategies as st
 
 import npcompile._numpy as shim
 from npcompile._errors import UnsupportedFeature
 from tests.numpy_conformance.harness import assert_matches, assert_same, to_shim
-from tests.numpy_conformance.strategies import ALL, INTEGER, REAL, arrays, dtypes, shapes
+from tests.numpy_conformance.strategies import ALL, REAL, arrays, dtypes, shapes
 
 INDEX_DTYPES = [numpy.dtype(t) for t in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")]
 
@@ -162,7 +162,8 @@ def test_getitem_error_message():
 @pytest.mark.parametrize("dt", ["uint16", "uint32", "uint64"])
 def test_wide_unsigned(dt):
     a = (numpy.arange(12, dtype=dt) + numpy.array(2**(numpy.dtype(dt).itemsize * 8) - 20, dt)).reshape(3, 4)
-    for index in [([0, 2], slice(None, None, -1)), a > a[1, 1], (slice(None), [3, 0]), (Ellipsis, slice(None, None, -2))]:
+    for index in [([0, 2], slice(None, None, -1)), a > a[1, 1], (slice(None), [3, 0]),
+                  (Ellipsis, slice(None, None, -2))]:
         assert_matches(lambda xp, a: a[_shim_index(index) if xp is shim else index], a)
 
         def assign(xp, a):
@@ -520,8 +521,9 @@ def test_ndindex_ndenumerate_iterable():
 def test_shares_memory():
     a = numpy.arange(24.0).reshape(4, 6)
     s = shim.asarray(a.copy())
-    for f, g in [(lambda x: x[0], lambda x: x[1]), (lambda x: x[:, 0], lambda x: x[:, 1]), (lambda x: x, lambda x: x[1]),
-                 (lambda x: x[::2], lambda x: x[1::2]), (lambda x: x[:2], lambda x: x[1:]), (lambda x: x, lambda x: x.copy()),
+    for f, g in [(lambda x: x[0], lambda x: x[1]), (lambda x: x[:, 0], lambda x: x[:, 1]),
+                 (lambda x: x, lambda x: x[1]), (lambda x: x[::2], lambda x: x[1::2]),
+                 (lambda x: x[:2], lambda x: x[1:]), (lambda x: x, lambda x: x.copy()),
                  (lambda x: x.T, lambda x: x[2:, 3]), (lambda x: x[0], lambda x: [1, 2])]:
         for fn in ("shares_memory", "may_share_memory"):
             assert getattr(shim, fn)(f(s), g(s)) == getattr(numpy, fn)(f(a), g(a)), (fn, f, g)

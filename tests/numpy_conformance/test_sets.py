@@ -8,7 +8,7 @@ from hypothesis import given, strategies as st
 
 import npcompile._numpy as shim
 from tests.numpy_conformance.harness import assert_matches, to_shim
-from tests.numpy_conformance.strategies import ALL, arrays, dtypes, shapes
+from tests.numpy_conformance.strategies import ALL, dtypes, shapes
 from tests.numpy_conformance.test_sorting import small_values
 
 NONCOMPLEX = [d for d in ALL if d.kind != "c"]

@@ -8,8 +8,8 @@ from hypothesis import given, strategies as st
 
 import npcompile._numpy as shim
 from npcompile._errors import UnsupportedFeature
-from tests.numpy_conformance.harness import assert_matches, assert_same, to_shim
-from tests.numpy_conformance.strategies import ALL, COMPLEX, REAL, arrays, dtypes, shapes
+from tests.numpy_conformance.harness import assert_matches, to_shim
+from tests.numpy_conformance.strategies import ALL, arrays, dtypes, shapes
 
 NONCOMPLEX = [d for d in ALL if d.kind != "c"]
 
