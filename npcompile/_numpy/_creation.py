@@ -610,3 +610,23 @@ def fromiter(iter, dtype, count=-1, *, like=None):
     if count >= 0 and len(items) < count:
         raise ValueError(f"iterator too short: Expected {count} but iterator had only {len(items)} items.")
     return r
+
+
+def asarray_chkfinite(a, dtype=None, order=None):
+    """``asarray`` that raises ValueError on inf or NaN (a data-dependent check: eager, or a graph break)."""
+    r = asarray(a, dtype, order)
+    t = r.tensor
+    if (t.is_floating_point() or t.is_complex()) and not bool(torch.isfinite(t).all()):
+        raise ValueError("array must not contain infs or NaNs")
+    return r
+
+
+def from_dlpack(x, /, *, device=None, copy=None):
+    """An array sharing memory with a DLPack producer (``numpy.from_dlpack``)."""
+    t = torch.from_dlpack(x)
+    if copy:
+        t = t.clone()
+    return wrap(t if device is None else t.to(device))
+
+
+__all__ += ["asarray_chkfinite", "from_dlpack"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import operator
+import warnings
 
 import numpy as _np
 import torch
@@ -983,3 +984,47 @@ def require(a, dtype=None, requirements=None, *, like=None):
     if any(not arr.flags[r] for r in reqs - {"C", "F"}):
         return wrap(_copy_in(arr.tensor, order))
     return arr
+
+
+def row_stack(tup, *, dtype=None, casting="same_kind"):
+    """Deprecated NumPy alias of ``vstack`` (warns as NumPy does)."""
+    warnings.warn("`row_stack` alias is deprecated. Use `np.vstack` directly.", DeprecationWarning, stacklevel=2)
+    return vstack(tup, dtype=dtype, casting=casting)
+
+
+def isfortran(a):
+    """True for Fortran-ordered arrays that are not also C-ordered (``numpy.isfortran``)."""
+    f = asarray(a).flags
+    return f.f_contiguous and not f.c_contiguous
+
+
+class broadcast:
+    """``numpy.broadcast``: the broadcast shape of its inputs, iterable as tuples of elements."""
+
+    def __init__(self, *args):
+        if len(args) > 64:
+            raise ValueError("Need at least 0 and at most 64 array objects.")
+        self._arrays = broadcast_arrays(*args)
+        self.shape = broadcast_shape([a.shape for a in self._arrays]) if args else ()
+        self.index = 0
+
+    nd = ndim = property(lambda self: len(self.shape))
+    size = property(lambda self: math.prod(self.shape))
+    numiter = property(lambda self: len(self._arrays))
+    iters = property(lambda self: tuple(iter(a.ravel()) for a in self._arrays))
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self.index >= self.size:
+            raise StopIteration
+        i = self.index
+        self.index += 1
+        return tuple(a.ravel()[i] for a in self._arrays)
+
+    def reset(self):
+        self.index = 0
+
+
+__all__ += ["row_stack", "isfortran", "broadcast"]
