@@ -879,8 +879,11 @@ def _u64_bitwise_count(a):
 
 
 def _lexicographic(strict, tie):
-    """NumPy's complex order: by real part, then imaginary part."""
-    return lambda a, b: strict(a.real, b.real) | ((a.real == b.real) & tie(a.imag, b.imag))
+    """NumPy's complex order: by real part, then imaginary part; a NaN imaginary part voids the real order."""
+    def k(a, b):
+        ordered = ~torch.isnan(a.imag) & ~torch.isnan(b.imag)
+        return (strict(a.real, b.real) & ordered) | ((a.real == b.real) & tie(a.imag, b.imag))
+    return k
 
 
 _CLT, _CLE = _lexicographic(torch.lt, torch.lt), _lexicographic(torch.lt, torch.le)

@@ -60,7 +60,7 @@ def corner_values(dtype):
     if d.kind == "f":
         return numpy.array([0.0, -0.0, 1.5, -2.5, numpy.inf, -numpy.inf, numpy.nan, 0.5, -1e-3, 3.0], d)
     return numpy.array([0, complex(-0.0, 1), 1.5 - 2j, complex(numpy.inf, 0), complex(numpy.nan, 1), -2.5,
-                        1j, 0.5 + 0.5j, complex(0, numpy.inf), 3 + 4j], d)
+                        1j, complex(-1, numpy.nan), complex(0, numpy.inf), 3 + 4j], d)
 
 
 # ------------------------------------------------------------------------------ comparison
