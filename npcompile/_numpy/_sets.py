@@ -96,11 +96,13 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
            sorted=True):
     """``numpy.unique``; the inverse has the input's shape for ``axis=None`` (NumPy 2)."""
     t = as_tensor(ar)
-    if axis is None:
+    if axis is not None:
+        axis = normalize_axis_index(operator.index(axis), t.ndim)
+    if axis is None or t.ndim == 1:  # NumPy: a 1-d array along its axis is the flat case (with equal_nan)
         values, index, inverse, counts = _unique_flat(t.reshape(-1), equal_nan)
         inverse = inverse.reshape(t.shape)
     else:
-        values, index, inverse, counts = _unique_rows(t, normalize_axis_index(operator.index(axis), t.ndim))
+        values, index, inverse, counts = _unique_rows(t, axis)
     extra = [x for x, want in ((index, return_index), (inverse, return_inverse), (counts, return_counts)) if want]
     return wrap(values) if not extra else tuple(wrap(x) for x in [values] + extra)
 
@@ -147,7 +149,7 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
     if e.is_complex():
         found = _isin_sorted(e.reshape(-1), s.reshape(-1)).reshape(e.shape)
     else:
-        found = torch.isin(_equatable(e), _equatable(s))
+        found = torch.isin(_equatable(e), _equatable(s).reshape(-1))  # torch needs contiguous test elements
     return wrap(~found if invert else found)
 
 

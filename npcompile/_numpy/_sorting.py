@@ -218,6 +218,8 @@ def _arg_along(t, dim, largest):
 def _arg_function(name, largest, skip_nan):
     def f(a, axis=None, out=None, *, keepdims=_np._NoValue):
         t = as_tensor(a)
+        if axis is not None:
+            normalize_axis_index(axis, max(t.ndim, 1))
         if skip_nan and (t.is_floating_point() or t.is_complex()):
             t = _without_nan(t, axis, largest)
         r = _arg(t, axis, keepdims is True, largest, name.replace("nan", ""))
