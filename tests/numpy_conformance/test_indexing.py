@@ -291,9 +291,15 @@ def test_take(data, a):
     axis = data.draw(st.one_of(st.none(), st.integers(-a.ndim - 1, a.ndim)))
     n = a.size if axis is None or a.ndim == 0 else a.shape[axis] if -a.ndim <= axis < a.ndim else 3
     idx = data.draw(arrays(st.sampled_from(INDEX_DTYPES[:4]), shapes(max_dims=2, max_side=3), views=False).map(
-        lambda i: i % (2 * n + 1) - n if n else i))
+        lambda i: _around(i, n)))
     mode = data.draw(st.sampled_from(["raise", "wrap", "clip"] if n else ["raise", "clip"]))  # NumPy hangs
     assert_matches(lambda xp, a, i: xp.take(a, i, axis=axis, mode=mode), a, idx)
+
+
+def _around(i, n):
+    """Indices mostly within ``[-n, n]`` (some out of bounds when ``n`` is 0), in ``i``'s dtype where they fit."""
+    r = i.astype(numpy.int64) % (2 * n + 1) - n if n else i.astype(numpy.int64)
+    return r.astype(i.dtype) if n < numpy.iinfo(i.dtype).max else r
 
 
 def test_take_forms():
