@@ -106,7 +106,7 @@ class _Plan:
 
     def check_bounds(self):
         """NumPy checks the indices it generates: none when an index array (or a mask's hits) is empty."""
-        if any(i.numel() == 0 for _, i, _ in self.adv) or len(self.adv) > len(self.bounds) and any(
+        if not self.bounds or any(i.numel() == 0 for _, i, _ in self.adv) or len(self.adv) > len(self.bounds) and any(
                 _eager(i) and not i.any() for _, i, _ in self.adv if i.dtype == torch.bool):  # data-dependent
             return
         for idx, n, axis in self.bounds:
