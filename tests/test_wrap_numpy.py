@@ -129,3 +129,30 @@ def test_mixed_devices_raise_naming_both():
 def test_integer_results_have_no_grad_fn():
     r = wrap_numpy(lambda x: np.argsort(x, axis=1))(_x())
     assert r.grad_fn is None and r.dtype == torch.int64
+
+
+COMPILED = [elementwise, reductions, where, cumulative, join, clip, stats, softmax, norms, fft_roundtrip]
+
+
+@pytest.mark.parametrize("fn", COMPILED, ids=lambda f: f.__name__)
+def test_gradcheck_under_npcompile(fn):
+    import npcompile
+
+    f = npcompile.compile(wrap_numpy(fn), backend="aot_eager")
+    x = _x()
+    np.testing.assert_allclose(f(x).detach().numpy(), fn(x.detach().numpy()), rtol=1e-10, atol=1e-12)
+    assert torch.autograd.gradcheck(f, (x,))
+
+
+@pytest.mark.parametrize("fn", [elementwise, softmax, where], ids=lambda f: f.__name__)
+def test_gradcheck_under_plain_torch_compile(fn):
+    f = torch.compile(wrap_numpy(fn), backend="aot_eager", fullgraph=True)
+    assert torch.autograd.gradcheck(f, (_x(),))
+
+
+@pytest.mark.inductor
+def test_gradcheck_inductor():
+    import npcompile
+
+    f = npcompile.compile(wrap_numpy(softmax))
+    assert torch.autograd.gradcheck(f, (_x(shape=(3, 4)),))
