@@ -20,6 +20,7 @@ import torch
 import torch.nn.functional as _F
 
 from .._errors import UnsupportedFeature
+from ._trace import is_tracing as _tracing
 from . import _dtypes
 from . import _ufuncs as U
 from ._ndarray import ndarray, view_of, wrap
@@ -61,10 +62,6 @@ def _along(t: torch.Tensor, axis: int, start=None, stop=None) -> torch.Tensor:
 
 def _is_inexact(t: torch.Tensor) -> bool:
     return t.is_floating_point() or t.is_complex()
-
-
-def _tracing() -> bool:
-    return torch.compiler.is_compiling()
 
 
 # ------------------------------------------------------------------------------ clip and rounding

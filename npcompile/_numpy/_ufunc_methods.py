@@ -19,6 +19,7 @@ import torch
 from numpy.exceptions import ComplexWarning
 
 from .._errors import UnsupportedFeature
+from ._trace import is_tracing as _tracing
 from . import _dtypes
 from ._ndarray import ndarray, wrap
 from ._normalize import as_tensor, check_out, copy_to_out, normalize_axis_index, normalize_axis_tuple
@@ -451,12 +452,6 @@ def _segments(uf, x, idx, loop):
 
 
 _SCATTER = {"add": "sum", "multiply": "prod", "maximum": "amax", "minimum": "amin"}
-
-
-def _tracing(t):
-    from ._ufuncs import _is_tracing
-
-    return torch.compiler.is_compiling() or _is_tracing(t)
 
 
 # ---------------------------------------------------------------- at

@@ -17,6 +17,7 @@ import numpy as _np
 import torch
 
 from .._errors import UnsupportedFeature
+from ._trace import is_tracing
 from . import _dtypes
 from ._ndarray import ndarray, wrap
 from ._normalize import as_tensor, copy_to_out
@@ -573,7 +574,7 @@ def _u64_remainder(a, b):
 
 def _int_power(a, b):
     # Data-dependent check (unavoidable: NumPy raises on values); skipped while tracing.
-    if b.is_signed() and not _is_tracing(b) and builtins.bool((b < 0).any()):
+    if b.is_signed() and not is_tracing(b) and builtins.bool((b < 0).any()):
         raise ValueError("Integers to negative integer powers are not allowed.")
     return torch.pow(a, b)
 
@@ -584,12 +585,6 @@ def _u64_power(a, b):
     huge = b < 0
     b = torch.where(huge, torch.where((a & 1) == 1, b & (2**62 - 1), 64), b)
     return torch.pow(a, b)
-
-
-def _is_tracing(t):
-    from torch._subclasses.fake_tensor import is_fake
-
-    return is_fake(t) or torch._C._get_dispatch_mode(torch._C._TorchDispatchModeKey.PROXY) is not None
 
 
 def _complex_divide(a, b):
@@ -691,8 +686,9 @@ def _sqrt(a):
     """Correctly rounded square root, as NumPy's, also where torch's CPU sqrt is an ulp off (probed once):
     float16/float32 round a float64 root once more (safe: float64 carries more than twice their bits);
     float64 takes one Newton step on the exact residual x - y*y (Dekker's product), where that product
-    cannot over- or underflow."""
-    if a.device.type != "cpu" or _EXACT_SQRT.get(a.dtype, False):
+    cannot over- or underflow.  Traced code keeps the plain op: Inductor's generated sqrt is the correctly
+    rounded hardware instruction, so the refinement would only slow the compiled kernel."""
+    if a.device.type != "cpu" or _EXACT_SQRT.get(a.dtype, False) or is_tracing(a):
         return torch.sqrt(a)
     if a.dtype != torch.float64:
         return torch.sqrt(a.to(torch.float64)).to(a.dtype)

@@ -20,6 +20,7 @@ from numpy.linalg import LinAlgError
 from numpy.linalg._linalg import EighResult, EigResult, QRResult, SlogdetResult, SVDResult
 
 from .._errors import UnsupportedFeature
+from ._trace import is_tracing as _tracing
 from . import _dtypes
 from . import _ufuncs as U
 from ._ndarray import ndarray, view_of, wrap
@@ -79,10 +80,6 @@ def _two_d(*tensors):
     for t in tensors:
         if t.ndim != 2:
             raise LinAlgError(f"{t.ndim}-dimensional array given. Array must be two-dimensional")
-
-
-def _tracing(t):
-    return torch.compiler.is_compiling() or U._is_tracing(t)
 
 
 def _fail_if(bad: torch.Tensor, message: str):

@@ -31,6 +31,7 @@ import numpy as _np
 import torch
 
 from .._errors import UnsupportedFeature
+from ._trace import is_tracing as _tracing
 from . import _dtypes
 from ._ndarray import ndarray, wrap
 from ._normalize import as_tensor, check_out, normalize_axis_index
@@ -52,10 +53,6 @@ _FLOATS = (_np.dtype(_np.float32), _np.dtype(_np.float64))
 _POISSON_LAM_MAX = 9.223372006484771e18
 _VONMISES_ROUNDS = 48  # rejection proposals per sample: P(all rejected) < 0.35**48 ~ 1e-22
 _TINY = 2.0 ** -64  # lower clamp for uniforms that feed a logarithm (the open interval (0, 1))
-
-
-def _tracing() -> bool:
-    return torch.compiler.is_compiling()
 
 
 # ------------------------------------------------------------------------------ parameters, shapes, checks

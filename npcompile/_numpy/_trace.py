@@ -1,0 +1,15 @@
+"""Whether the shim runs under a tracer, the one test for every value-dependent branch.
+
+Under TorchDynamo, make_fx or fake tensors the values are unknown: checks that read them (singular matrices,
+out-of-range parameters, NaN warnings) are skipped there and kept in eager mode.
+"""
+
+import torch
+from torch._subclasses.fake_tensor import is_fake
+
+_PROXY = torch._C._TorchDispatchModeKey.PROXY
+
+
+def is_tracing(t=None) -> bool:
+    return (torch.compiler.is_compiling() or torch._C._get_dispatch_mode(_PROXY) is not None
+            or (isinstance(t, torch.Tensor) and is_fake(t)))
