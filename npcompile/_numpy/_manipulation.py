@@ -36,14 +36,10 @@ def _reversed_axes(t: torch.Tensor) -> torch.Tensor:
     return t.permute(tuple(range(t.ndim - 1, -1, -1)))
 
 
-_SIGNED_SAME_SIZE = {torch.uint16: torch.int16, torch.uint32: torch.int32, torch.uint64: torch.int64}
-
-
 def _moving(t: torch.Tensor, op):
     """``op(t)`` for an op that only moves elements: wide unsigned ints (few torch kernels) move as the signed
-    ints of the same size."""
-    s = _SIGNED_SAME_SIZE.get(t.dtype)
-    return op(t) if s is None else op(t.view(s)).view(t.dtype)
+    ints of the same size (``_dtypes.movable``)."""
+    return op(_dtypes.movable(t)).view(t.dtype)
 
 
 def _take(t: torch.Tensor, axis: int, index: torch.Tensor) -> torch.Tensor:

@@ -11,5 +11,7 @@ _PROXY = torch._C._TorchDispatchModeKey.PROXY
 
 
 def is_tracing(t=None) -> bool:
-    return (torch.compiler.is_compiling() or torch._C._get_dispatch_mode(_PROXY) is not None
-            or (isinstance(t, torch.Tensor) and is_fake(t)))
+    if torch.compiler.is_compiling() or torch._C._get_dispatch_mode(_PROXY) is not None:
+        return True
+    # a plain tensor is real data; only tensor subclasses (fake, functional wrappers of fake) need the slow test
+    return isinstance(t, torch.Tensor) and type(t) is not torch.Tensor and is_fake(t)
