@@ -94,7 +94,7 @@ def run_kernel(mod, cols, args, triad, cold_root):
             continue
         try:
             if cold_root and col.compiled:
-                os.environ["TORCHINDUCTOR_CACHE_DIR"] = os.path.join(cold_root, col.key.replace(".", "_"))
+                _fresh_inductor_cache(os.path.join(cold_root, col.key.replace(".", "_")))
             fn = col.build(mod.kernel, args.device)
             with dynamo_counts(c) if col.dynamo else contextlib.nullcontext():
                 c["first_call_s"], result = timing.first_call(fn, arrays)
@@ -129,6 +129,17 @@ def run_kernel(mod, cols, args, triad, cold_root):
             if bw:
                 c["pct_triad"] = 100.0 * c["gbps"] / bw["best_gbps"]
     return rec
+
+
+def _fresh_inductor_cache(directory):
+    """Point Inductor at its own on-disk cache dir and drop its in-memory caches, so a column does not
+    reuse code another column compiled for the same graph in this process (--cold)."""
+    os.environ["TORCHINDUCTOR_CACHE_DIR"] = directory
+    try:
+        from torch._inductor.utils import clear_caches
+        clear_caches()
+    except Exception:  # noqa: BLE001 - older or newer torch without it: the dir switch still applies
+        pass
 
 
 def _probe(task, kernel, column, args, cache_dir, timeout=900):
@@ -266,7 +277,8 @@ def _run(args, cold_root):
     print("ms: median per call; x: speedup vs NumPy; npc:tc: torch.compile time / npcompile time; "
           "%bw: bytes moved / time as % of triad (memory-bound kernels); compile: first call - median (g = graphs)\n")
     if data["process_init_s"]:
-        print("one-off Dynamo/Inductor start-up, compiling a trivial function first (not in 'compile'): "
+        print("one-off Dynamo/Inductor start-up, compiling a trivial function first (not in 'compile'; the first "
+              "column also pays Inductor's start-up, shared by all): "
               + ", ".join(f"{k} {v:.1f} s" for k, v in data["process_init_s"].items()) + "\n")
     print(report.main_table(data["kernels"], cols))
     for n in notes:

@@ -6,7 +6,7 @@ from ._util import nbytes
 
 NAME = "cosine_similarity"
 MEMORY_BOUND = True
-_SHAPE = {"small": (500, 32), "default": (200_000, 64), "gpu": (4_000_000, 128)}
+_SHAPE = {"small": (500, 32), "default": (200_000, 64), "gpu": (2_000_000, 128)}
 
 
 def kernel(a, b):

@@ -6,7 +6,7 @@ from ._util import nbytes
 
 NAME = "logreg_grad"
 MEMORY_BOUND = True
-_SHAPE = {"small": (1000, 16), "default": (200_000, 64), "gpu": (4_000_000, 256)}
+_SHAPE = {"small": (1000, 16), "default": (200_000, 64), "gpu": (4_000_000, 128)}
 _LR, _LAMBDA = 0.1, 1e-3
 
 
