@@ -642,12 +642,23 @@ def compress(condition: ArrayLike, a: ArrayLike, axis=None, out: OutArray = None
     return take(wrap(a), wrap(torch.nonzero(condition != 0).reshape(-1)), axis).tensor
 
 
+_DIRECT_WHERE = frozenset({torch.bool, torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8, torch.float16,
+                           torch.float32, torch.float64, torch.complex64, torch.complex128})
+
+
 def where(condition, x=None, y=None, /):
     """``numpy.where``: with one argument ``nonzero``; with three, ``x`` or ``y`` in their NEP 50 common dtype."""
     if x is None and y is None:
         return nonzero(condition)
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")
+    if type(condition) is ndarray and type(x) is ndarray and type(y) is ndarray:
+        c, tx, ty = condition.tensor, x.tensor, y.tensor
+        if c.dtype is torch.bool and tx.dtype is ty.dtype and tx.dtype in _DIRECT_WHERE:
+            try:  # fast path: one dtype, a bool mask, torch's broadcasting is NumPy's
+                return wrap(torch.where(c, tx, ty))
+            except RuntimeError:
+                pass  # the general path raises NumPy's error
     tx, ty = as_tensor(x), as_tensor(y)
     td = _common_dtype((x, y), (tx, ty))
     c, tx, ty = as_tensor(condition), tx.to(td), ty.to(td)

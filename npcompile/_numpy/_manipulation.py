@@ -320,6 +320,13 @@ def concat(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):
 
 
 def _concatenate(ts: list, axis, out, dtype, casting):
+    if out is None and dtype is None and casting == "same_kind" and type(axis) is int and ts:
+        t0 = ts[0]
+        if t0.ndim and all(t.dtype is t0.dtype and t.ndim == t0.ndim for t in ts) and t0.dtype in _DIRECT_CAT:
+            try:  # fast path: one dtype, one rank; any shape or axis error goes to the general path's message
+                return wrap(torch.cat(ts, axis))
+            except (RuntimeError, IndexError):
+                pass
     out = check_out(out)
     if out is not None and dtype is not None:
         raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but both were provided.")
@@ -352,6 +359,10 @@ def _join_dtype(ts, dtype, casting):
             raise TypeError(f"Cannot cast array data from {_dtypes.from_torch(t.dtype)!r} to {d!r} according to the "
                             f"rule {casting!r}")
     return d
+
+
+_DIRECT_CAT = frozenset({torch.bool, torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8, torch.float16,
+                         torch.float32, torch.float64, torch.complex64, torch.complex128})
 
 
 def _check_join(ts, axis):

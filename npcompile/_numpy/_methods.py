@@ -16,6 +16,7 @@ import torch
 from . import _dtypes
 from ._ndarray import ndarray, view_of, wrap
 from ._normalize import as_tensor, check_out, copy_to_out
+from . import _manipulation as _M
 from . import _ufuncs as U
 
 
@@ -103,26 +104,31 @@ def _shape_args(args):
 
 
 def reshape(self, *shape, order="C", copy=None):
-    from ._manipulation import reshape as f
-
-    return f(self, _shape_args(shape), order=order, copy=copy)
+    shape = _shape_args(shape)
+    if order == "C" and copy is None and type(shape) is tuple and all(type(s) is int for s in shape):
+        # fast path: torch's reshape makes a view exactly when NumPy's does
+        try:
+            r = self.tensor.reshape(shape)
+        except RuntimeError:
+            pass  # the general path raises NumPy's error
+        else:
+            return view_of(self, r) if r._is_view() else wrap(r)
+    return _M.reshape(self, shape, order=order, copy=copy)
 
 
 def transpose(self, *axes):
-    from ._manipulation import transpose as f
-
     axes = _shape_args(axes)
-    return f(self, axes if axes else None)
+    return _M.transpose(self, axes if axes else None)
 
 
 def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
     d = _dtypes.to_dtype(dtype)
-    if not _np.can_cast(self.dtype, d, casting):
+    if casting != "unsafe" and not _np.can_cast(self.dtype, d, casting):
         raise TypeError(f"Cannot cast array data from {self.dtype!r} to {d!r} according to the rule {casting!r}")
-    td = _dtypes.to_torch(d)
-    if self.tensor.dtype == td:
-        return wrap(self.tensor.clone()) if copy else self
-    return wrap(self.tensor.to(td))
+    t, td = self.tensor, _dtypes.to_torch(d)
+    if t.dtype is td:
+        return wrap(t.clone()) if copy else self
+    return wrap(t.to(td))
 
 
 def copy(self, order="C"):
