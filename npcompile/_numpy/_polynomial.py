@@ -254,12 +254,8 @@ def _lstsq(a: torch.Tensor, b: torch.Tensor, rcond: float):
     return (x if b.ndim == 2 else x[:, 0]), resid, rank, s
 
 
-def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
-    """Least-squares polynomial fit (decreasing powers), NumPy's column scaling and SVD solve."""
-    order = operator.index(deg) + 1 if not isinstance(deg, builtins.float) else builtins.int(deg) + 1
-    xt, yt = U.add(_arr(x), 0.0).tensor, U.add(_arr(y), 0.0).tensor
-    if deg < 0:
-        raise ValueError("expected deg >= 0")
+def check_fit_data(xt, yt):
+    """NumPy's checks of a least-squares fit's sample points (shared with ``polynomial.polynomial.polyfit``)."""
     if xt.ndim != 1:
         raise TypeError("expected 1D vector for x")
     if xt.numel() == 0:
@@ -268,6 +264,15 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
         raise TypeError("expected 1D or 2D array for y")
     if xt.shape[0] != yt.shape[0]:
         raise TypeError("expected x and y to have same length")
+
+
+def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
+    """Least-squares polynomial fit (decreasing powers), NumPy's column scaling and SVD solve."""
+    order = operator.index(deg) + 1 if not isinstance(deg, builtins.float) else builtins.int(deg) + 1
+    xt, yt = U.add(_arr(x), 0.0).tensor, U.add(_arr(y), 0.0).tensor
+    if deg < 0:
+        raise ValueError("expected deg >= 0")
+    check_fit_data(xt, yt)
     if rcond is None:  # a NumPy float64 scalar: a 0-D array here
         rcond = wrap(torch.tensor(xt.shape[0] * torch.finfo(xt.real.dtype if xt.is_complex() else xt.dtype).eps,
                                   dtype=torch.float64))

@@ -18,6 +18,7 @@ import torch
 from ..._errors import UnsupportedFeature
 from .. import _dtypes
 from .. import _ufuncs as U
+from .._polynomial import check_fit_data
 from .._ndarray import ndarray, wrap
 from .._normalize import as_tensor, normalize_axis_index
 from .._polynomial import _eigvals, _lstsq, _sort_complex
@@ -298,14 +299,7 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None):
         raise TypeError("deg must be an int or non-empty 1-D array of int")
     if dg.min() < 0:
         raise ValueError("expected deg >= 0")
-    if xt.ndim != 1:
-        raise TypeError("expected 1D vector for x")
-    if xt.numel() == 0:
-        raise TypeError("expected non-empty vector for x")
-    if yt.ndim < 1 or yt.ndim > 2:
-        raise TypeError("expected 1D or 2D array for y")
-    if xt.shape[0] != yt.shape[0]:
-        raise TypeError("expected x and y to have same length")
+    check_fit_data(xt, yt)
     lmax = builtins.int(dg.max())
     van = polyvander(wrap(xt), lmax).tensor
     if dg.ndim:
