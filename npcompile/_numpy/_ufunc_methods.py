@@ -293,6 +293,8 @@ def plain_dims(t, axis, keepdims):
 
 
 _PLAIN_ACC: dict = {}
+# whole-array reductions of the plain dtypes: the cheapest torch calls (no dim list to parse)
+_FULL = {"add": torch.sum, "multiply": torch.prod, "maximum": torch.amax, "minimum": torch.amin}
 _PLAIN_TYPES = frozenset({torch.bool, torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8,
                           torch.float32, torch.float64, torch.complex64, torch.complex128})
 
@@ -319,7 +321,8 @@ def reduce(uf, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NoV
         dims = plain_dims(t, axis, keepdims) if acc is not False else None
         if dims is not None:
             x = t if key[0] in _TRUTH and not t.dtype.is_complex else t if t.dtype == acc else t.to(acc)
-            return wrap(_FAST[key[0]](x, dims, keepdims is True))
+            full = _FULL.get(key[0]) if axis is None and keepdims is not True else None
+            return wrap(full(x) if full is not None else _FAST[key[0]](x, dims, keepdims is True))
     t = as_tensor(array)
     loop = reduce_loop(uf, _dtypes.from_torch(t.dtype), dtype)
     axes = reduction_axes(axis, t.ndim)
