@@ -19,6 +19,7 @@ import torch
 
 from .._errors import UnsupportedFeature
 from . import _dtypes
+from ._trace import is_tracing
 from ._ndarray import ndarray, view_of, wrap
 from ._normalize import (
     ArrayLike, OutArray, as_tensor, broadcast_shape, cast, check_out, copy_to_out, normalize_axis_index, normalizer,
@@ -237,8 +238,8 @@ def _check_bounds(idx: torch.Tensor, n, axis):
 
 
 def _eager(t: torch.Tensor) -> bool:
-    """Real values are at hand: a plain tensor outside any dispatch mode (fake tensors, tracing)."""
-    return type(t) is torch.Tensor and not torch._C._len_torch_dispatch_stack()
+    """Real values are at hand (not tracing): data-dependent checks and shortcuts may read them."""
+    return not is_tracing(t)
 
 
 # ---------------------------------------------------------------- a[index]

@@ -7,11 +7,9 @@ out-of-range parameters, NaN warnings) are skipped there and kept in eager mode.
 import torch
 from torch._subclasses.fake_tensor import is_fake
 
-_PROXY = torch._C._TorchDispatchModeKey.PROXY
-
 
 def is_tracing(t=None) -> bool:
-    if torch.compiler.is_compiling() or torch._C._get_dispatch_mode(_PROXY) is not None:
+    if torch.compiler.is_compiling() or torch._C._len_torch_dispatch_stack():  # Dynamo, or a fake/proxy mode
         return True
     # a plain tensor is real data; only tensor subclasses (fake, functional wrappers of fake) need the slow test
     return isinstance(t, torch.Tensor) and type(t) is not torch.Tensor and is_fake(t)
