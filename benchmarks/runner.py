@@ -271,7 +271,7 @@ def _run(args, cold_root):
           f"torch {tr.get('torch_gbps', 0):.1f} GB/s -> {tr['best_gbps']:.1f} GB/s = 100%"
           + (f"; cuda {triad['cuda']['best_gbps']:.0f} GB/s" if "cuda" in triad else ""))
     busy = max(m["loadavg_start"][0], m["loadavg_end_of_timing"][0])
-    if busy > 0.5 * (m["cpu_count"] or 1):
+    if busy - 1.0 > 0.5 * (m["cpu_count"] or 1):  # this run itself keeps about one core busy
         print(f"WARNING: machine busy (1-min load average {busy:.1f} on {m['cpu_count']} cores): other processes "
               "compete for the cores; multi-threaded columns suffer most (OpenMP threads wait for descheduled ones)")
     print("ms: median per call; x: speedup vs NumPy; npc:tc: torch.compile time / npcompile time; "
