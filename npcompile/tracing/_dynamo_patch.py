@@ -219,6 +219,22 @@ def _to_tensor(x):
     return x
 
 
+def _run_shim(what: str, f, args, kwargs):
+    """Run ``f`` on shim arrays made from the graph's tensors and return tensors: the body of every graph node
+    target; shim errors become Dynamo-facing errors naming ``what``, and new unbacked sizes are checked."""
+    args = _to_shim(args)
+    if kwargs:
+        kwargs = {k: _to_shim(v) for k, v in kwargs.items()}
+    pending = _pending_unbacked()
+    n0 = len(pending) if pending is not None else 0
+    try:
+        out = _to_tensor(f(*args, **kwargs))
+    except Exception as e:
+        raise _convert_exc(what, e) from e
+    _check_unbacked(pending, n0, out, what)
+    return out
+
+
 class ShimCall:
     """Graph node target for a NumPy function call: ``ShimCall(npcompile._numpy.sin)(tensor, ...)``."""
 
@@ -237,18 +253,7 @@ class ShimCall:
         return f"<npcompile call {getattr(self.f, '__module__', '?')}.{getattr(self.f, '__name__', self.f)}>"
 
     def __call__(self, *args, **kwargs):
-        args = _to_shim(args)
-        if kwargs:
-            kwargs = {k: _to_shim(v) for k, v in kwargs.items()}
-        pending = _pending_unbacked()
-        n0 = len(pending) if pending is not None else 0
-        what = f"numpy.{getattr(self.f, '__name__', self.f)}"
-        try:
-            out = _to_tensor(self.f(*args, **kwargs))
-        except Exception as e:
-            raise _convert_exc(what, e) from e
-        _check_unbacked(pending, n0, out, what)
-        return out
+        return _run_shim(f"numpy.{getattr(self.f, '__name__', self.f)}", self.f, args, kwargs)
 
 
 class ShimMethodCall:
@@ -265,18 +270,8 @@ class ShimMethodCall:
         return f"<npcompile method ndarray.{self.method}>"
 
     def __call__(self, *args, **kwargs):
-        args = _to_shim(args)
-        if kwargs:
-            kwargs = {k: _to_shim(v) for k, v in kwargs.items()}
-        obj = args[0]
-        pending = _pending_unbacked()
-        n0 = len(pending) if pending is not None else 0
-        try:
-            out = _to_tensor(getattr(obj, self.method)(*args[1:], **kwargs))
-        except Exception as e:
-            raise _convert_exc(f"ndarray.{self.method}", e) from e
-        _check_unbacked(pending, n0, out, f"ndarray.{self.method}")
-        return out
+        method = self.method
+        return _run_shim(f"ndarray.{method}", lambda obj, *a, **k: getattr(obj, method)(*a, **k), args, kwargs)
 
 
 class ShimOperatorCall:
@@ -295,16 +290,7 @@ class ShimOperatorCall:
     def __call__(self, *args, **kwargs):
         if kwargs:
             raise TypeError("operators take no keyword arguments")
-        args = _to_shim(args)
-        what = f"operator {getattr(self.op, '__name__', self.op)}"
-        pending = _pending_unbacked()
-        n0 = len(pending) if pending is not None else 0
-        try:
-            out = _to_tensor(self.op(*args))
-        except Exception as e:
-            raise _convert_exc(what, e) from e
-        _check_unbacked(pending, n0, out, what)
-        return out
+        return _run_shim(f"operator {getattr(self.op, '__name__', self.op)}", self.op, args, kwargs)
 
 
 def shim_attr(obj, name: str):
