@@ -579,6 +579,17 @@ def _int_power(a, b):
     return torch.pow(a, b)
 
 
+def _float_power(a, b):
+    """A Python exponent of 2 is one multiply: exact, as NumPy's pow(x, 2) is, and Inductor fuses it where a
+    tensor exponent becomes a vector pow call.  Any other exponent becomes a 0-D tensor of the loop's dtype, as
+    NumPy rounds it into the loop (torch's scalar pow would expand x**3 into products, rounding differently)."""
+    if not isinstance(b, torch.Tensor):
+        if type(b) in (builtins.int, builtins.float) and b == 2:
+            return a * a
+        b = as_tensor(b).to(device=a.device, dtype=a.dtype)
+    return torch.pow(a, b)
+
+
 def _u64_power(a, b):
     """a**b modulo 2**64 on bit patterns.  Exponents >= 2**63: odd bases repeat with period dividing 2**62, even
     bases are 0 from the 64th power on."""
@@ -942,7 +953,8 @@ def _isnat(a):
 # Kernels that accept a Python number as their last operand (saves making a 0-D tensor per call), and the
 # torch ops computing them with the operands swapped (for a Python number first, ``2.0 * a``, ``1 - a``).
 _SCALAR_OK = frozenset({torch.add, torch.sub, torch.mul, torch.true_divide, torch.eq, torch.ne, torch.lt,
-                        torch.le, torch.gt, torch.ge, torch.bitwise_and, torch.bitwise_or, torch.bitwise_xor})
+                        torch.le, torch.gt, torch.ge, torch.bitwise_and, torch.bitwise_or, torch.bitwise_xor,
+                        _float_power})
 _REFLECTED = {torch.add: torch.add, torch.mul: torch.mul, torch.sub: torch.rsub, torch.eq: torch.eq,
               torch.ne: torch.ne, torch.lt: torch.gt, torch.le: torch.ge, torch.gt: torch.lt, torch.ge: torch.le,
               torch.bitwise_and: torch.bitwise_and, torch.bitwise_or: torch.bitwise_or,
@@ -965,7 +977,7 @@ _KERNELS = {
     "divmod": _kinds(int=lambda a, b: (_int_floor_divide(a, b), _int_remainder(a, b)),
                      uint64=_u64(lambda a, b: _u64_divmod_bits(a, b)),
                      float=lambda a, b: (torch.div(a, b, rounding_mode="floor"), _float_remainder(a, b))),
-    "power": _kinds(int=_int_power, uint64=_u64(_u64_power), float=torch.pow, complex=_complex_power),
+    "power": _kinds(int=_int_power, uint64=_u64(_u64_power), float=_float_power, complex=_complex_power),
     "float_power": _kinds(float=torch.pow, complex=_complex_power),
     "negative": _kinds(_negative, uint64=SAME, complex=_complex_negative),
     "positive": _kinds(_clone, uint64=SAME),

@@ -529,3 +529,21 @@ def test_fast_path_matches_slow_path():
         with pytest.raises(OverflowError):
             a + 1000
     assert (a + 127).dtype == numpy.int8
+
+
+@pytest.mark.parametrize("dt", ["f2", "f4", "f8"])
+@pytest.mark.parametrize("exponent", [2, 2.0, 3, -2, 0.5])
+def test_power_python_exponent_bits(dt, exponent):
+    """A Python exponent 2 runs as one multiply (fusable, no pow call); the bits stay NumPy's for every
+    exponent, and the dtype stays the array's (NEP 50: the Python number is weak)."""
+    x = numpy.random.default_rng(7).uniform(-4, 4, 999).astype(dt)
+    x[:4] = [0.0, -0.0, numpy.inf, numpy.nan]
+    expected = numpy.power(x, exponent)
+    for actual in (shim.power(shim.asarray(x), exponent), shim.asarray(x) ** exponent):
+        a = numpy.asarray(actual)
+        assert a.dtype == expected.dtype
+        if exponent == 2:
+            ok = ~numpy.isnan(expected)
+            assert a[ok].tobytes() == expected[ok].tobytes() and numpy.isnan(a[~ok]).all()
+        else:
+            numpy.testing.assert_allclose(a, expected, rtol=4 * numpy.finfo(dt).eps, equal_nan=True)
