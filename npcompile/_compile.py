@@ -36,6 +36,7 @@ import torch
 from . import config
 from . import fallback as _fallback
 from .tracing import _dynamo_patch as _patch
+from .tracing import _loops
 
 import torch._dynamo  # noqa: E402
 
@@ -373,7 +374,11 @@ def compile(fn: Callable | None = None, *, backend: str | Callable = "inductor",
     orig = getattr(fn, "__npcompile_original__", None)
     if orig is not None:
         fn = orig
-    state = _Compiled(fn, backend, fullgraph, dynamic, mode, options)
+    target = fn
+    if config.outline_loops and not fullgraph:  # loops over arrays: body compiled once, not unrolled
+        target = _loops.outline(fn, functools.partial(compile, backend=backend, dynamic=dynamic, mode=mode,
+                                                      options=options), lambda: state._recorder)
+    state = _Compiled(target, backend, fullgraph, dynamic, mode, options)
     wrapper = _make_wrapper(state)
     try:
         functools.update_wrapper(wrapper, fn)

@@ -25,3 +25,6 @@ suppress_errors = True
 # Let a graph break inside a nested call resume inside that call (TorchDynamo's ``nested_graph_breaks``):
 # fewer, larger graphs around breaks.  Ignored on torch releases without it.
 nested_graph_breaks = True
+
+# Run Python loops over arrays in Python, calling their body (compiled once) per step, not unrolled (tracing._loops).
+outline_loops = True

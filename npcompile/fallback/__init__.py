@@ -107,9 +107,16 @@ def _np_name(text: str) -> str:
     return s
 
 
+# The reason npcompile.tracing._loops gives the runner of a loop it outlined (a deliberate graph break).
+OUTLINED_LOOP = "npcompile outlined this loop"
+
+
 def classify(text: str) -> tuple[str, str, str]:
     """(kind, feature, reason in NumPy terms) for a Dynamo graph-break / error text."""
     t = text or ""
+    if OUTLINED_LOOP in t:
+        return "graph_break", "outlined loop", ("loop runs in Python, calling its body (compiled once) per "
+                                                "iteration (npcompile.config.outline_loops)")
     m = _UNSUPPORTED_RE.search(t)
     if m:
         feat = m.group(1).strip().rstrip(".")

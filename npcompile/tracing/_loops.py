@@ -1,0 +1,501 @@
+"""Loop outlining: a Python loop over array code runs as plain Python calling its body, compiled once.
+
+TorchDynamo unrolls a Python loop into the graph it traces (a 50-step time loop becomes 50 copies of the step:
+compile time grows with the trip count, and Inductor cannot fuse stencil steps anyway), and it cannot resume
+inside a loop after a graph break (a ``while`` on an array value nests one more resume frame per iteration).
+So ``compile()`` rewrites the function's source first (``outline``): each top-level loop whose body works on
+arrays becomes a call to a runner that iterates in plain Python and calls the loop body, made a function of
+the loop state and compiled with the same settings, once per iteration.  The runner is ``torch._dynamo.disable``d:
+a deliberate graph break that ``explain`` reports as an outlined loop; code before and after the loop are
+graphs of their own.
+
+The rewrite is exact or not done: a loop whose meaning could change (break/continue/return, loop ``else``,
+nested scopes, names that may be unbound, closures over loop variables...) is left to Dynamo, and a function
+whose source is unavailable or does not compile back to its own bytecode is returned unchanged.
+"""
+
+from __future__ import annotations
+
+import __future__
+import ast
+import copy
+import dis
+import inspect
+import textwrap
+import types
+
+import torch
+
+from ..fallback import OUTLINED_LOOP
+
+# A loop over a literal range (or tuple/list display) of at most this many items stays unrolled: short
+# loops fuse across iterations and compile quickly.
+_UNROLL_MAX = 8
+_PREFIX = "_npc_"  # generated names; a function using such names is left alone
+_FUTURE_FLAGS = 0
+for _name in __future__.all_feature_names:
+    _FUTURE_FLAGS |= getattr(__future__, _name).compiler_flag
+_NOT_PLAIN = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR | inspect.CO_ITERABLE_COROUTINE
+_COMPS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+# Constructs a loop body must not contain (they act outside the body or need the function's own frame).
+_BODY_BANNED = _SCOPES + (ast.Return, ast.Yield, ast.YieldFrom, ast.Await, ast.Global, ast.Nonlocal, ast.Delete,
+                          ast.Match, ast.AsyncFor, ast.AsyncWith)
+# Names whose use makes a name-based analysis of the function unsound.
+_INTROSPECTION = {"locals", "vars", "eval", "exec", "globals", "super", "dir"}
+
+
+class _Skip(Exception):
+    """Leave this loop (or the whole function) as it is."""
+
+
+def outline(fn, compile_body, recorder):
+    """``fn`` with its array loops outlined, or ``fn`` itself when there is nothing (safe) to outline.
+
+    compile_body(f) compiles a loop body; recorder() gives the caller's ``explain`` recorder (or None), which
+    the bodies share while the loop runs."""
+    if type(fn) is not types.FunctionType or fn.__code__.co_flags & _NOT_PLAIN or getattr(fn, "_npc_outlined", 0):
+        return fn
+    try:
+        tree = _function_tree(fn)
+        plans = _plan(fn, tree)
+        if not plans:
+            return fn
+        return _build(fn, tree, plans, compile_body, recorder)
+    except (_Skip, OSError, TypeError, SyntaxError, ValueError):
+        return fn
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Source and the bytecode check.
+# --------------------------------------------------------------------------------------------------------------
+
+
+def _function_tree(fn) -> ast.FunctionDef:
+    code = fn.__code__
+    if code.co_name == "<lambda>":
+        raise _Skip
+    mod = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+    if len(mod.body) != 1 or type(mod.body[0]) is not ast.FunctionDef or mod.body[0].name != code.co_name:
+        raise _Skip
+    node = mod.body[0]
+    ast.increment_lineno(node, code.co_firstlineno - 1)
+    node.decorator_list = []
+    node.lineno = code.co_firstlineno  # a decorated function's code starts at its first decorator
+    ids = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} | {a.arg for a in ast.walk(node)
+                                                                       if isinstance(a, ast.arg)}
+    if any(i.startswith(_PREFIX) for i in ids) or ids & _INTROSPECTION:
+        raise _Skip
+    if any(isinstance(n, (ast.Global, ast.Nonlocal)) for n in ast.walk(node)):
+        raise _Skip
+    # The source must be the code's own (not an edited file, no name mangling, no implicit __class__ cell).
+    check = _codes(fn, [copy.deepcopy(node)], ())
+    if _shape(check[code.co_name]) != _shape(code):
+        raise _Skip
+    return node
+
+
+def _shape(code) -> tuple:
+    """The code's instructions (jumps as instruction indices, with line numbers) and names.  Equal for the
+    same source compiled elsewhere, except that CPython 3.11 loads a method of an imported module with
+    LOAD_ATTR and of any other name with LOAD_METHOD: both count as LOAD_ATTR."""
+    ins = list(dis.get_instructions(code))
+    index = {i.offset: k for k, i in enumerate(ins)}
+    jumps = set(dis.hasjrel) | set(dis.hasjabs)
+    ops = tuple(("LOAD_ATTR" if i.opname == "LOAD_METHOD" else i.opname,
+                 index.get(i.argval) if i.opcode in jumps else
+                 _shape(i.argval) if isinstance(i.argval, types.CodeType) else i.argval,
+                 i.positions.lineno if i.positions else None) for i in ins)
+    return ops, code.co_varnames, code.co_freevars, code.co_cellvars
+
+
+def _codes(fn, defs, extra_cells) -> dict:
+    """Compile ``defs`` as functions nested in a factory whose parameters are ``fn``'s free variables and
+    ``extra_cells``, so that those names compile as closure variables; return the code objects by name."""
+    params = list(fn.__code__.co_freevars) + list(extra_cells)
+    factory = ast.FunctionDef(name=_PREFIX + "factory", args=_arguments(params), body=defs + [ast.Pass()],
+                              decorator_list=[], returns=None, type_comment=None)
+    ast.copy_location(factory, defs[0])
+    mod = ast.fix_missing_locations(ast.Module(body=[factory], type_ignores=[]))
+    top = compile(mod, fn.__code__.co_filename, "exec", flags=fn.__code__.co_flags & _FUTURE_FLAGS,
+                  dont_inherit=True)
+    fcode = next(c for c in top.co_consts if isinstance(c, types.CodeType))
+    return {c.co_name: c for c in fcode.co_consts if isinstance(c, types.CodeType)}
+
+
+def _arguments(names) -> ast.arguments:
+    return ast.arguments(posonlyargs=[], args=[ast.arg(arg=n) for n in names], vararg=None, kwonlyargs=[],
+                         kw_defaults=[], kwarg=None, defaults=[])
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Name analysis.
+# --------------------------------------------------------------------------------------------------------------
+
+
+def _loads(node) -> set:
+    """Names the code reads from the function's scope (a superset inside nested functions)."""
+    out: set = set()
+    _collect_loads(node, out)
+    return out
+
+
+def _collect_loads(node, out):
+    if isinstance(node, ast.Name):
+        if not isinstance(node.ctx, ast.Store):
+            out.add(node.id)
+        return
+    if isinstance(node, _COMPS):
+        gens = node.generators
+        _collect_loads(gens[0].iter, out)
+        inner: set = set()
+        for i, g in enumerate(gens):
+            _collect_loads(g.target, inner)
+            if i:
+                _collect_loads(g.iter, inner)
+            for c in g.ifs:
+                _collect_loads(c, inner)
+        for e in ((node.key, node.value) if isinstance(node, ast.DictComp) else (node.elt,)):
+            _collect_loads(e, inner)
+        own = {n.id for g in gens for n in ast.walk(g.target) if isinstance(n, ast.Name)}
+        out |= inner - own
+        return
+    if isinstance(node, _SCOPES):
+        out.update(n.id for n in ast.walk(node) if isinstance(n, ast.Name))
+        return
+    for child in ast.iter_child_nodes(node):
+        _collect_loads(child, out)
+
+
+def _stores(node) -> set:
+    """Names the code binds in the function's scope."""
+    out: set = set()
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, ast.Name):
+            if not isinstance(n.ctx, ast.Load):
+                out.add(n.id)
+        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(n.name)
+        elif isinstance(n, (ast.Import, ast.ImportFrom)):
+            out.update((a.asname or a.name).split(".")[0] for a in n.names)
+        elif isinstance(n, ast.ExceptHandler) and n.name:
+            out.add(n.name)
+        elif isinstance(n, ast.Lambda):
+            continue
+        elif isinstance(n, _COMPS):
+            if any(isinstance(m, ast.NamedExpr) for m in ast.walk(n)):
+                raise _Skip  # binds in the enclosing scope
+            continue
+        todo.extend(ast.iter_child_nodes(n))
+    return out
+
+
+def _flow(stmts, defined: frozenset, exposed: set) -> frozenset:
+    """Names surely bound after ``stmts`` given ``defined`` before; adds to ``exposed`` the names that may be
+    read before being bound."""
+    for s in stmts:
+        defined = _flow_stmt(s, defined, exposed)
+    return defined
+
+
+def _flow_stmt(s, defined, exposed):
+    def use(node):
+        if node is not None:
+            exposed.update(_loads(node) - defined)
+
+    if isinstance(s, ast.If):
+        use(s.test)
+        return _flow(s.body, defined, exposed) & _flow(s.orelse, defined, exposed)
+    if isinstance(s, ast.For):
+        use(s.iter)
+        use(s.target)
+        _flow(s.body, defined | _stores(s.target), exposed)
+        _flow(s.orelse, defined, exposed)
+        return defined
+    if isinstance(s, ast.While):
+        use(s.test)
+        _flow(s.body, defined, exposed)
+        _flow(s.orelse, defined, exposed)
+        return defined
+    if isinstance(s, ast.With):
+        for it in s.items:
+            use(it.context_expr)
+            use(it.optional_vars)
+        return _flow(s.body, defined | set().union(*(_stores(it.optional_vars) for it in s.items
+                                                     if it.optional_vars)), exposed)
+    if isinstance(s, ast.Try):
+        after = _flow(s.body, defined, exposed)
+        for h in s.handlers:
+            use(h.type)
+            _flow(h.body, defined | ({h.name} if h.name else set()), exposed)
+        _flow(s.orelse, after, exposed)
+        _flow(s.finalbody, defined, exposed)
+        return defined
+    if isinstance(s, (ast.Match, ast.AsyncFor, ast.AsyncWith)) or type(s).__name__ == "TryStar":
+        raise _Skip
+    if isinstance(s, ast.AugAssign):
+        use(s.value)
+        use(s.target)
+        exposed.update(_stores(s.target) - defined)  # x += 1 reads x
+        return defined | _stores(s.target)
+    use(s)
+    if isinstance(s, ast.Delete):
+        return defined - _stores(s)
+    if isinstance(s, ast.AnnAssign) and s.value is None:
+        return defined
+    return defined | _stores(s)
+
+
+def _check_body(stmts, top=True):
+    """Raise _Skip if the loop body has a construct that acts outside it (break/continue of this loop...)."""
+    for s in stmts:
+        for n in _walk_here(s):
+            if isinstance(n, _BODY_BANNED):
+                raise _Skip
+            if top and isinstance(n, (ast.Break, ast.Continue)):
+                raise _Skip
+            if isinstance(n, (ast.For, ast.While)):
+                _check_body(n.body, top=False)
+                _check_body(n.orelse, top=top)
+
+
+def _walk_here(node):
+    """The nodes of one statement, not entering nested loops' bodies (``_check_body`` handles those)."""
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        yield n
+        if isinstance(n, (ast.For, ast.While)):
+            continue
+        todo.extend(ast.iter_child_nodes(n))
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Which loops, and with which state.
+# --------------------------------------------------------------------------------------------------------------
+
+
+class _Plan:
+    """One loop to outline: its index in the function body, the names carried through it (``state``, bound
+    before the loop, rebound in it and read in it or after it), the names it only reads (``reads``), and
+    whether the body needs the loop item."""
+
+    def __init__(self, index, node, state, reads, with_item):
+        self.index, self.node, self.state, self.reads, self.with_item = index, node, state, reads, with_item
+
+
+def _plan(fn, tree) -> list:
+    code = fn.__code__
+    local = set(code.co_varnames) | set(code.co_cellvars)
+    cells = set(code.co_cellvars)
+    np_names = _numpy_names(fn, tree)
+    a = tree.args
+    defined = frozenset(x.arg for x in a.posonlyargs + a.args + a.kwonlyargs + [a.vararg, a.kwarg] if x)
+    plans = []
+    body = tree.body
+    for i, s in enumerate(body):
+        p = None
+        if type(s) in (ast.For, ast.While) and not s.orelse:
+            try:
+                p = _plan_loop(i, s, body[i + 1:], defined, local, cells, np_names, fn)
+            except _Skip:
+                p = None
+        if p is not None:
+            plans.append(p)
+        else:
+            defined = _flow_stmt(s, defined, set())
+    return plans
+
+
+def _plan_loop(i, s, after, defined, local, cells, np_names, fn):
+    looped = s.body + ([s.test] if isinstance(s, ast.While) else [])
+    if isinstance(s, ast.For) and _short_literal(s.iter, fn, local):
+        return None
+    if not any(isinstance(n, ast.Subscript) or (isinstance(n, ast.Name) and n.id in np_names)
+               for x in looped for n in ast.walk(x)):
+        return None
+    _check_body(s.body)
+    exposed: set = set()
+    if isinstance(s, ast.For):
+        target = _stores(s.target)
+        exposed |= _loads(s.target)
+        _flow(s.body, frozenset(target), exposed)
+    else:
+        target = set()
+        exposed |= _loads(s.test)
+        _flow(s.body, frozenset(), exposed)
+    assigned = target | _stores(ast.Module(body=s.body, type_ignores=[]))
+    if assigned & cells:
+        raise _Skip  # a nested function sees these names: they must stay the function's own variables
+    live_after = set().union(*(_loads(x) for x in after)) if after else set()
+    state = assigned & (exposed | live_after) & local
+    reads = (exposed & local) - assigned
+    if not (state | reads) <= defined:
+        raise _Skip  # might be unbound: the loop would raise where Python raises only on some path
+    with_item = True
+    if isinstance(s, ast.For) and isinstance(s.target, ast.Name) and s.target.id not in state:
+        with_item = any(isinstance(n, ast.Name) and n.id == s.target.id for x in s.body for n in ast.walk(x))
+    return _Plan(i, s, sorted(state), sorted(reads), with_item)
+
+
+def _short_literal(it, fn, local) -> bool:
+    """A literal ``range(...)`` or tuple/list display of at most _UNROLL_MAX items."""
+    if isinstance(it, (ast.Tuple, ast.List)):
+        return not any(isinstance(e, ast.Starred) for e in it.elts) and len(it.elts) <= _UNROLL_MAX
+    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
+            and not it.keywords and 1 <= len(it.args) <= 3):
+        return False
+    if "range" in local or "range" in fn.__globals__ or "range" in fn.__code__.co_freevars:
+        return False
+    try:
+        vals = [ast.literal_eval(x) for x in it.args]
+    except ValueError:
+        return False
+    return all(type(v) is int for v in vals) and len(range(*vals)) <= _UNROLL_MAX
+
+
+def _numpy_names(fn, tree) -> set:
+    """Names that refer to NumPy (the module, a submodule or a NumPy function) in ``fn``."""
+    def is_np(v):
+        name = v.__name__ if isinstance(v, types.ModuleType) else getattr(v, "__module__", None)
+        return isinstance(name, str) and (name == "numpy" or name.startswith("numpy."))
+
+    out = {k for k, v in fn.__globals__.items() if is_np(v)}
+    for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
+        try:
+            if is_np(cell.cell_contents):
+                out.add(name)
+        except ValueError:  # empty cell
+            pass
+    for n in ast.walk(tree):
+        if isinstance(n, (ast.Import, ast.ImportFrom)):
+            mod = getattr(n, "module", None) or ""
+            for al in n.names:
+                if (mod or al.name).split(".")[0] == "numpy":
+                    out.add((al.asname or al.name).split(".")[0])
+    return out
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The rewrite and the runners.
+# --------------------------------------------------------------------------------------------------------------
+
+
+def _name(n, store=False):
+    return ast.Name(id=n, ctx=ast.Store() if store else ast.Load())
+
+
+def _build(fn, tree, plans, compile_body, recorder):
+    code = fn.__code__
+    defs = []
+    body = list(tree.body)
+    for k, p in enumerate(plans):
+        s = p.node
+        params = p.state + p.reads
+        stmts = list(s.body)
+        ret = [_name(n) for n in p.state]
+        if isinstance(s, ast.For):
+            if p.with_item:
+                params = [_PREFIX + "item"] + params
+                stmts.insert(0, ast.copy_location(ast.Assign(targets=[s.target], value=_name(_PREFIX + "item")),
+                                                  s))
+            call_args = [s.iter]
+        else:
+            ret.append(s.test)
+            call_args = []
+            defs.append(_def(f"{_PREFIX}cond{k}", p.state + p.reads, [ast.Return(value=copy.deepcopy(s.test))], s))
+        defs.append(_def(f"{_PREFIX}body{k}", params,
+                         stmts + [ast.Return(value=ast.Tuple(elts=ret, ctx=ast.Load()))], s))
+        call = ast.Call(func=_name(f"{_PREFIX}run{k}"), args=call_args + [_name(n) for n in params
+                                                                          if n != _PREFIX + "item"], keywords=[])
+        if p.state:
+            new = ast.Assign(targets=[ast.Tuple(elts=[_name(n, True) for n in p.state], ctx=ast.Store())],
+                             value=call)
+        else:
+            new = ast.Expr(value=call)
+        body[p.index] = ast.copy_location(new, s)
+    tree.body = body
+    runners = [f"{_PREFIX}run{k}" for k in range(len(plans))]
+    codes = _codes(fn, [tree] + defs, runners)
+    cells = dict(zip(code.co_freevars, fn.__closure__ or ()))
+
+    def make(c, name, qualname, defaults=None):
+        c = c.replace(co_name=name, co_qualname=qualname)
+        f = types.FunctionType(c, fn.__globals__, name, defaults, tuple(cells[v] for v in c.co_freevars))
+        f._npc_outlined = True
+        return f
+
+    for k, p in enumerate(plans):
+        line = p.node.lineno
+        label = f"{code.co_name}<loop at line {line}>"
+        body_fn = make(codes[f"{_PREFIX}body{k}"], label, f"{fn.__qualname__}<loop at line {line}>")
+        compiled = compile_body(body_fn)
+        if isinstance(p.node, ast.For):
+            run = _for_runner(compiled, len(p.state), p.with_item, recorder)
+        else:
+            cond = make(codes[f"{_PREFIX}cond{k}"], label, label)
+            run = _while_runner(cond, compiled, len(p.state), recorder)
+        reason = f"{OUTLINED_LOOP} at line {line}"
+        cells[runners[k]] = types.CellType(torch._dynamo.disable(run, reason=reason))
+    new = make(codes[code.co_name], code.co_name, code.co_qualname, fn.__defaults__)
+    new.__kwdefaults__ = fn.__kwdefaults__
+    new.__qualname__ = fn.__qualname__
+    new.__module__ = fn.__module__
+    new.__doc__ = fn.__doc__
+    return new
+
+
+def _def(name, params, stmts, loc) -> ast.FunctionDef:
+    d = ast.FunctionDef(name=name, args=_arguments(params), body=stmts, decorator_list=[], returns=None,
+                        type_comment=None)
+    return ast.copy_location(d, loc)
+
+
+class _SharedRecorder:
+    """While a loop runs under ``explain``, its body's graphs and breaks go to the caller's report."""
+
+    def __init__(self, body, recorder):
+        self.state = body.__npcompile_state__
+        self.recorder = recorder
+
+    def __enter__(self):
+        self.state._recorder = self.recorder()
+
+    def __exit__(self, *exc):
+        self.state._recorder = None
+
+
+def _for_runner(body, n_state, with_item, recorder):
+    shared = _SharedRecorder(body, recorder)
+
+    def run(iterable, *vals):
+        state, reads = vals[:n_state], vals[n_state:]
+        with shared:
+            if with_item:
+                for item in iterable:
+                    state = body(item, *state, *reads)
+            else:
+                for _ in iterable:
+                    state = body(*state, *reads)
+        return state
+
+    return run
+
+
+def _while_runner(cond, step, n_state, recorder):
+    shared = _SharedRecorder(step, recorder)
+
+    def run(*vals):
+        state, reads = vals[:n_state], vals[n_state:]
+        go = cond(*vals)  # the first test in plain NumPy; the step returns the next one from its graph
+        with shared:
+            while go:
+                *state, go = step(*state, *reads)
+        return tuple(state)
+
+    return run
+
+
+__all__ = ["outline"]

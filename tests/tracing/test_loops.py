@@ -1,0 +1,321 @@
+"""Loop outlining (npcompile.tracing._loops): array loops run in Python around a body compiled once, with
+exactly Python's and NumPy's semantics, and loops whose meaning could change are left alone."""
+
+import numpy as np
+import pytest
+
+from npcompile import _compile as C
+from npcompile import config
+
+from .conftest import RecordingBackend, same
+
+pytestmark = pytest.mark.filterwarnings("ignore::PendingDeprecationWarning")
+
+
+def _copies(args):
+    return [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+
+
+def _check(fn, *args, outlined=True, backend="eager"):
+    """Compiled result and in-place effects equal NumPy's; the function was (or was not) rewritten."""
+    ref_args = _copies(args)
+    expected = fn(*ref_args)
+    got_args = _copies(args)
+    compiled = C.compile(fn, backend=backend)
+    got = compiled(*got_args)
+    assert same(got, expected), (got, expected)
+    for g, r in zip(got_args, ref_args):
+        if isinstance(r, np.ndarray):
+            assert same(g, r)
+    assert (compiled.__npcompile_state__.fn is not fn) == outlined
+    return compiled
+
+
+def _grid(n=8):
+    return np.random.default_rng(0).random((n, n))
+
+
+def heat(u0, n):
+    u = u0.copy()
+    for _ in range(n):
+        u[1:-1, 1:-1] = u[1:-1, 1:-1] + 0.2 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:]
+                                               - 4.0 * u[1:-1, 1:-1])
+    return u
+
+
+def heat_12(u0):
+    u = u0.copy()
+    for _ in range(12):
+        u[1:-1, 1:-1] = u[1:-1, 1:-1] + 0.2 * (u[:-2, 1:-1] + u[2:, 1:-1] - 2.0 * u[1:-1, 1:-1])
+    return u
+
+
+def heat_40(u0):
+    u = u0.copy()
+    for _ in range(40):
+        u[1:-1, 1:-1] = u[1:-1, 1:-1] + 0.2 * (u[:-2, 1:-1] + u[2:, 1:-1] - 2.0 * u[1:-1, 1:-1])
+    return u
+
+
+def test_for_loop_matches_numpy_including_zero_trips():
+    for n in (0, 1, 15):
+        _check(heat, _grid(), n)
+
+
+def test_body_compiles_once_however_many_iterations():
+    counts = []
+    for fn in (heat_12, heat_40):
+        rec = RecordingBackend()
+        _check(fn, _grid(), backend=rec)
+        counts.append(len(rec.graphs))
+    assert counts[0] == counts[1] <= 3
+    rec = RecordingBackend()
+    f = C.compile(heat, backend=rec)
+    f(_grid(), 20)
+    n0 = len(rec.graphs)
+    f(_grid(), 20)
+    assert len(rec.graphs) == n0  # warm: nothing recompiles
+
+
+def test_loop_variable_in_body_and_after_loop():
+    def f(u, n, dt):
+        t = -1
+        for t in range(n):
+            u = u + t * dt * np.ones_like(u)
+        return u, t
+
+    for n in (0, 3, 12):
+        _check(f, _grid(4), n, 0.5)
+
+
+def test_while_on_array_condition_compiles_instead_of_skipping():
+    def jacobi(u0, tol):
+        u = u0.copy()
+        d = np.ones_like(u)
+        while np.max(np.abs(d)) > tol:
+            v = u.copy()
+            v[1:-1, 1:-1] = 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:])
+            d = v - u
+            u = v
+        return u
+
+    rec = RecordingBackend()
+    _check(jacobi, _grid(10), 1e-3, backend=rec)
+    assert rec.graphs  # compiled, not run eagerly
+    report = C.explain(jacobi)(_grid(10), 1e-3)
+    assert [e.feature for e in report.graph_breaks] == ["outlined loop"]
+    assert report.graph_count >= 2 and "loop runs in Python" in str(report)
+
+
+def test_long_while_loop_has_no_recursion():
+    def count_up(x):
+        while np.max(x) < 1500:
+            x = x + 1.0
+        return x
+
+    _check(count_up, np.zeros(3))
+
+
+def test_in_place_updates_reach_the_callers_arrays():
+    def smooth(u, w):
+        for _ in range(10):
+            u[1:] += 0.5 * u[:-1]
+            w *= 0.9
+        return None
+
+    _check(smooth, np.arange(6.0), np.ones(3))
+
+
+def test_swapped_state():
+    def ping_pong(u, v):
+        for _ in range(9):
+            v[1:-1] = 0.5 * (u[:-2] + u[2:])
+            u, v = v, u
+        return u, v
+
+    _check(ping_pong, np.arange(8.0) ** 2, np.zeros(8))
+
+
+def test_array_and_enumerate_iterables():
+    def rows(a):
+        acc = np.zeros(a.shape[1])
+        for i, row in enumerate(a):
+            acc = acc + i * row[::-1]
+        return acc
+
+    def columns(a, b):
+        s = np.zeros(())
+        for x, y in zip(a, b):
+            s = s + np.dot(x, y)
+        return s
+
+    _check(rows, _grid(10))
+    _check(columns, _grid(10), _grid(10))
+
+
+def test_closures_methods_and_defaults():
+    scale = np.float64(0.5)
+    alias = np
+
+    def closure(u, k=3, *, shift=1.0):
+        for _ in range(k * 4):
+            u = alias.sqrt(u * scale + shift)
+        return u
+
+    class Model:
+        rate = 0.25
+
+        def step(self, u):
+            for _ in range(self.n):
+                u = u - self.rate * np.tanh(u)
+            return u
+
+    m = Model()
+    m.n = 11
+    _check(closure, _grid(4))
+    _check(closure, _grid(4), 5)
+    compiled = C.compile(Model.step, backend="eager")
+    assert compiled.__npcompile_state__.fn is not Model.step
+    assert same(compiled(m, _grid(4)), m.step(_grid(4)))
+    Model.cstep = C.compile(Model.step, backend="eager")
+    assert same(m.cstep(_grid(4)), m.step(_grid(4)))
+
+
+def _break(u):
+    for i in range(20):
+        if i == 3:
+            break
+        u = u + np.ones_like(u)
+    return u
+
+
+def _continue(u):
+    for i in range(20):
+        if i % 2:
+            continue
+        u[0] += i
+    return u
+
+
+def _return_in_body(u):
+    for i in range(20):
+        u = u * 2.0
+        if np.max(u) > 10:
+            return u, i
+    return u, -1
+
+
+def _else(u):
+    for i in range(20):
+        u[i % 3] += 1.0
+    else:
+        u = u * 2
+    return u
+
+
+def _del(u):
+    for i in range(20):
+        tmp = u[0]
+        del tmp
+    return u
+
+
+def _nested_def(u):
+    for i in range(20):
+        u = np.apply_along_axis(lambda r: r + 1, 0, u)
+    return u
+
+
+def _unbound_after(u):
+    for i in range(10):
+        last = u[i]
+    return last
+
+
+def _maybe_unbound_read(u):
+    for i in range(10):
+        if i > 0:
+            u[i] = prev
+        prev = u[i] * 2
+    return u
+
+
+def _cell(u):
+    out = []
+    for i in range(10):
+        u = u + np.float64(i)
+        out.append(lambda: u)
+    return [g() for g in out]
+
+
+G = 0
+
+
+def _global(u):
+    global G
+    G = 0
+    for i in range(10):
+        G = G + u[i]
+    return G
+
+
+def _small_range(u):
+    for i in range(3):
+        u = u + np.ones_like(u)
+    return u
+
+
+def _no_arrays(u, n):
+    s = 0
+    for i in range(n):
+        s += i
+    return u * s
+
+
+@pytest.mark.parametrize("fn", [_break, _continue, _return_in_body, _else, _del, _nested_def, _unbound_after,
+                                _cell, _global, _small_range, _no_arrays], ids=lambda f: f.__name__)
+def test_loops_left_to_dynamo_keep_python_semantics(fn):
+    args = (np.arange(12.0),) + ((15,) if fn is _no_arrays else ())
+    _check(fn, *args, outlined=False)
+
+
+def test_maybe_unbound_read_raises_as_python_does():
+    # prev is read in the first iteration of a path Python never takes: still the function's own semantics
+    _check(_maybe_unbound_read, np.arange(12.0), outlined=False)
+
+
+def test_body_temporaries_stay_local():
+    def f(u):
+        v = np.zeros_like(u)
+        tmp = 7.0
+        for i in range(10):
+            tmp = np.multiply(u, 2)
+            v = v + tmp
+        return v
+
+    _check(f, np.arange(4.0))
+
+
+def test_unavailable_source_and_switch():
+    ns = {"np": np}
+    exec("def f(u):\n    for _ in range(20):\n        u = u + np.ones_like(u)\n    return u\n", ns)
+    _check(ns["f"], np.arange(3.0), outlined=False)
+    _check(lambda u: u + 1, np.arange(3.0), outlined=False)
+    old = config.outline_loops
+    config.outline_loops = False
+    try:
+        _check(heat, _grid(), 10, outlined=False)
+    finally:
+        config.outline_loops = old
+    assert C.compile(heat, backend="eager", fullgraph=True).__npcompile_state__.fn is heat
+
+
+def test_errors_in_the_body_propagate():
+    def bad(u, w):
+        for _ in range(10):
+            u = u + w
+        return u
+
+    f = C.compile(bad, backend="eager")
+    with pytest.raises(ValueError):
+        f(np.ones(3), np.ones(4))
