@@ -73,12 +73,13 @@ def measure_interleaved(fns, args, repeat=None, target_s=TARGET_S):
     }
 
 
-def per_call(stmt, namespace, repeat=7, min_total_s=0.2):
-    """Median seconds per execution of a tiny statement (a string, so timeit adds no call layer):
-    the loop count is grown until one repeat takes >= min_total_s / repeat, then `repeat` repeats."""
+def per_call(stmt, namespace, repeat=7, min_total_s=0.2, clock=time.perf_counter, stat=statistics.median):
+    """Median (or `stat`) seconds per execution of a tiny statement (a string, so timeit adds no call layer):
+    the loop count is grown until one repeat takes >= min_total_s / repeat, then `repeat` repeats.
+    clock=time.process_time with stat=min counts only this process's CPU time: robust to other load."""
     import timeit
 
-    timer = timeit.Timer(stmt, globals=namespace)
+    timer = timeit.Timer(stmt, globals=namespace, timer=clock)
     timer.timeit(number=10)  # warm-up, and fail early on an error
     number = 1
     while True:
@@ -87,4 +88,4 @@ def per_call(stmt, namespace, repeat=7, min_total_s=0.2):
         number *= 4 if number < 10_000_000 else 1
         if number >= 10_000_000:
             break
-    return statistics.median(t / number for t in timer.repeat(repeat=repeat, number=number))
+    return stat(t / number for t in timer.repeat(repeat=repeat, number=number))

@@ -62,6 +62,13 @@ def _at_axis(axis, *index):
 
 def reshape(a, /, shape, order="C", *, copy=None):
     """``numpy.reshape``: a view of ``a`` when its memory allows (torch decides as NumPy does), else a copy."""
+    if type(a) is ndarray and order == "C" and copy is None:
+        try:  # fast path; torch takes the shapes NumPy takes, and its errors go to the general path's message
+            r = torch.reshape(a.tensor, shape)  # (not Tensor.reshape: much slower to parse a tuple)
+        except (RuntimeError, TypeError):
+            pass
+        else:
+            return view_of(a, r) if r._is_view() else wrap(r)
     a = asarray(a)
     t = a.tensor
     shape = _full_shape(normalize_shape(shape), t.numel())
@@ -298,13 +305,14 @@ def broadcast_arrays(*args, subok=False):
 
 def _sequence(arrays, stacking=False) -> list:
     """The arrays of a join as tensors; an array is a sequence of its sub-arrays along axis 0."""
-    if isinstance(arrays, (ndarray, torch.Tensor, _np.ndarray)):
-        t = as_tensor(arrays)
-        if t.ndim == 0:
-            raise TypeError("iteration over a 0-d array")
-        return list(t.unbind(0))
-    if stacking and not hasattr(arrays, "__getitem__"):
-        raise TypeError('arrays to stack must be passed as a "sequence" type such as list or tuple.')
+    if type(arrays) is not list and type(arrays) is not tuple:  # (isinstance with torch.Tensor is slow)
+        if isinstance(arrays, (ndarray, torch.Tensor, _np.ndarray)):
+            t = as_tensor(arrays)
+            if t.ndim == 0:
+                raise TypeError("iteration over a 0-d array")
+            return list(t.unbind(0))
+        if stacking and not hasattr(arrays, "__getitem__"):
+            raise TypeError('arrays to stack must be passed as a "sequence" type such as list or tuple.')
     return [as_tensor(x) for x in arrays]
 
 
@@ -314,19 +322,15 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind")
     return _concatenate(_sequence(arrays), axis, out, dtype, casting)
 
 
-def concat(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):
-    """The Array API name of ``concatenate``."""
-    return _concatenate(_sequence(arrays), axis, out, dtype, casting)
+concat = concatenate  # the Array API name (the same function in NumPy)
 
 
 def _concatenate(ts: list, axis, out, dtype, casting):
-    if out is None and dtype is None and casting == "same_kind" and type(axis) is int and ts:
-        t0 = ts[0]
-        if t0.ndim and all(t.dtype is t0.dtype and t.ndim == t0.ndim for t in ts) and t0.dtype in _DIRECT_CAT:
-            try:  # fast path: one dtype, one rank; any shape or axis error goes to the general path's message
-                return wrap(torch.cat(ts, axis))
-            except (RuntimeError, IndexError):
-                pass
+    if out is None and dtype is None and casting == "same_kind" and type(axis) is int and _direct_cat(ts):
+        try:  # fast path; any shape or axis error goes to the general path's message
+            return wrap(torch.cat(ts, axis))
+        except (RuntimeError, IndexError):
+            pass
     out = check_out(out)
     if out is not None and dtype is not None:
         raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but both were provided.")
@@ -363,6 +367,21 @@ def _join_dtype(ts, dtype, casting):
 
 _DIRECT_CAT = frozenset({torch.bool, torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8, torch.float16,
                          torch.float32, torch.float64, torch.complex64, torch.complex128})
+
+
+def _direct_cat(ts) -> bool:
+    """Whether ``torch.cat`` joins ``ts`` as NumPy does: one dtype it has kernels for (torch would promote mixed
+    ones by its own rules) and one rank above 0 (torch would skip legacy empty 1-D inputs)."""
+    if not ts:
+        return False
+    t0 = ts[0]
+    d, n = t0.dtype, t0.ndim
+    if not n or d not in _DIRECT_CAT:
+        return False
+    for t in ts:  # a loop, not all(<generator>): this runs on every eager call
+        if t.dtype is not d or t.ndim != n:
+            return False
+    return True
 
 
 def _check_join(ts, axis):

@@ -104,16 +104,7 @@ def _shape_args(args):
 
 
 def reshape(self, *shape, order="C", copy=None):
-    shape = _shape_args(shape)
-    if order == "C" and copy is None and type(shape) is tuple and all(type(s) is int for s in shape):
-        # fast path: torch's reshape makes a view exactly when NumPy's does
-        try:
-            r = self.tensor.reshape(shape)
-        except RuntimeError:
-            pass  # the general path raises NumPy's error
-        else:
-            return view_of(self, r) if r._is_view() else wrap(r)
-    return _M.reshape(self, shape, order=order, copy=copy)
+    return _M.reshape(self, _shape_args(shape), order, copy=copy)
 
 
 def transpose(self, *axes):
