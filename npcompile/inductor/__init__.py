@@ -1,7 +1,7 @@
 """Inductor backend choice and settings for NumPy code.
 
-Inductor generates C++/OpenMP kernels on the CPU and Triton kernels on CUDA; which one is decided by the device
-of the tensors, so there is nothing to choose per call.  ``inductor_options()`` gives the config overrides that
+Inductor generates C++/OpenMP kernels on the CPU and Triton kernels on CUDA, by the device of the graph's tensors;
+our backend picks the matching settings per graph.  ``inductor_options()`` gives the config overrides that
 npcompile applies to *its own* compiles only: they travel as the ``options`` of the Inductor wrapper, which
 applies them with ``torch._inductor.config.patch`` for the duration of each compile, so a plain
 ``torch.compile`` in the same process sees Inductor's defaults.
@@ -28,6 +28,13 @@ _CPU_AND_CUDA = {
 }
 
 
+# CPU only: Inductor's own CPU random numbers (a counter-based generator inlined per element, drawn in float32)
+# run slower than ATen's vectorized generators (mc_option 55 -> 32 ms, random_walk 268 -> 131 ms at one
+# thread); with ATen's generators a compiled draw is also the same stream the eager shim gives.  On CUDA,
+# Inductor's Triton RNG is fast and fuses, so it stays.
+_CPU_ONLY = {"fallback_random": True}
+
+
 def _known(options: dict) -> dict:
     """Drop keys this torch's Inductor does not have (settings differ across torch 2.11 to 2.13)."""
     import torch._inductor.config as ic
@@ -44,9 +51,10 @@ def _known(options: dict) -> dict:
     return out
 
 
-def inductor_options(user_options: dict | None = None) -> dict:
-    """Inductor config overrides for an npcompile compile; the user's ``options`` win."""
-    opts = _known(dict(_CPU_AND_CUDA))
+def inductor_options(user_options: dict | None = None, device_type: str = "cpu") -> dict:
+    """Inductor config overrides for an npcompile compile of a graph on ``device_type``; the user's ``options``
+    win."""
+    opts = _known({**_CPU_AND_CUDA, **(_CPU_ONLY if device_type == "cpu" else {})})
     if user_options:
         opts.update(user_options)
     return opts
@@ -65,14 +73,26 @@ def make_inductor_backend(mode: str | None, options: dict | None, dynamic: bool 
 
         merged.update(list_mode_options(mode, dynamic))
     merged.update(options or {})
-    opts = inductor_options(merged)
-    mode = None  # folded into opts (torch.compile itself refuses mode and options together)
+    mode = None  # folded into the options (torch.compile itself refuses mode and options together)
     wrapper_cls = getattr(torch, "_TorchCompileInductorWrapper", None)
-    if wrapper_cls is None:  # pragma: no cover - torch layout changed
-        from torch._inductor.compile_fx import compile_fx
 
-        return lambda gm, ex: compile_fx(gm, ex, config_patches=opts or {})
-    return wrapper_cls(mode, opts, dynamic)
+    def make(device_type):
+        opts = inductor_options(merged, device_type)
+        if wrapper_cls is None:  # pragma: no cover - torch layout changed
+            from torch._inductor.compile_fx import compile_fx
+
+            return lambda gm, ex: compile_fx(gm, ex, config_patches=opts)
+        return wrapper_cls(mode, opts, dynamic)
+
+    on_cpu, elsewhere = make("cpu"), make("cuda")
+
+    def inductor(gm, example_inputs):
+        device = next((t.device for t in example_inputs if isinstance(t, torch.Tensor)),
+                      torch.get_default_device())
+        return (on_cpu if device.type == "cpu" else elsewhere)(gm, example_inputs)
+
+    inductor.compiler_name = "inductor"
+    return inductor
 
 
 __all__ = ["inductor_options", "make_inductor_backend"]

@@ -44,3 +44,7 @@ def test_inductor_settings_are_scoped():
 
     opts = inductor_options()
     assert opts["comprehensive_padding"] is False and opts["cpp_wrapper"] is False
+    # CPU graphs draw random numbers with ATen's generators; CUDA graphs keep Inductor's fused Triton RNG.
+    assert opts["fallback_random"] is True
+    assert "fallback_random" not in inductor_options(device_type="cuda")
+    assert inductor_options({"fallback_random": False})["fallback_random"] is False
