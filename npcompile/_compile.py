@@ -36,6 +36,7 @@ import torch
 from . import config
 from . import fallback as _fallback
 from .tracing import _dynamo_patch as _patch
+from .tracing import _fast_path
 from .tracing import _loops
 
 import torch._dynamo  # noqa: E402
@@ -45,6 +46,7 @@ try:
 except ImportError as e:  # pragma: no cover
     raise ImportError(f"npcompile: torch {torch.__version__} lacks torch._C._dynamo.eval_frame.set_eval_frame") from e
 
+_MISS = _fast_path.MISS
 _set_grad_enabled = torch._C._set_grad_enabled
 _is_grad_enabled = torch.is_grad_enabled
 _from_numpy = torch.from_numpy
@@ -87,7 +89,7 @@ def _unpack_args(mask, args, kwargs):
 
 def _pack(x):
     tx = type(x)
-    if tx is _np.ndarray:
+    if tx is _ndarray:  # not _np.ndarray: Dynamo would add a Python-level guard "user's np is our _np"
         # literals only: constants in code cost Dynamo no guards
         d = x.dtype
         k = d.kind
@@ -278,6 +280,7 @@ def _dynamo_config_patch(fullgraph: bool):
         patches["recompile_limit"] = int(config.recompile_limit)
     else:  # pragma: no cover - older name
         patches["cache_size_limit"] = int(config.recompile_limit)
+    patches.update(_fast_path.config_patches())
     return dc.patch(patches)
 
 
@@ -294,6 +297,7 @@ class _Callback:
 
     def __call__(self, frame, *args, **kwargs):
         owner = self._owner
+        owner.direct.stale = True  # Dynamo is about to compile (or skip) something: new cache entries
         catcher = _LogCatcher()
         reasons = _graph_break_reasons()
         n0 = len(reasons) if reasons is not None else 0
@@ -329,6 +333,7 @@ class _Compiled:
         self._graph_count = 0
         self._recorder = None
         self.entry = _make_entry(fn)
+        self.direct = _fast_path.DirectPath(self.entry)
         real_backend = _resolve_backend(backend, mode, options, dynamic)
         self.backend = _Backend(real_backend, self)
         ctx = torch._dynamo.optimize(self.backend, nopython=self._fullgraph, dynamic=dynamic)
@@ -395,6 +400,7 @@ def compile(fn: Callable | None = None, *, backend: str | Callable = "inductor",
 def _make_wrapper(state: _Compiled):
     entry = state.entry
     callback = state.callback
+    direct = state.direct  # Dynamo's cached code called without its frame hook, when that is exact
     fullgraph = state._fullgraph
     fn = state.fn
     torch_dtypes = _TORCH_DTYPES
@@ -444,15 +450,21 @@ def _make_wrapper(state: _Compiled):
         grad_off = not need_grad and _is_grad_enabled()
         if grad_off:
             _set_grad_enabled(False)
-        prior = _set_eval_frame(callback)
         try:
-            out = entry(mask, *targs, **kwargs)
+            out = direct(mask, tuple(targs), kwargs) if direct.table else _MISS
+            if out is _MISS:
+                prior = _set_eval_frame(callback)
+                try:
+                    out = entry(mask, *targs, **kwargs)
+                finally:
+                    _set_eval_frame(prior)
+                if direct.stale:
+                    direct.refresh()
         except Exception as e:
             if fullgraph:
                 _raise_fullgraph(e, fn)
             raise
         finally:
-            _set_eval_frame(prior)
             if grad_off:
                 _set_grad_enabled(True)
         if type(out) is _Tensor:

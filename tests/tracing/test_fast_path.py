@@ -1,0 +1,278 @@
+"""The direct call path (``npcompile.tracing._fast_path``): warm calls run Dynamo's cached code without its
+frame hook, and must give exactly what the normal path gives, never using a dead cache entry."""
+
+import gc
+
+import numpy as np
+import pytest
+import torch
+
+import npcompile
+from npcompile import _compile as C
+from npcompile import config
+from npcompile.tracing import _fast_path
+
+from .conftest import RecordingBackend, same
+
+
+def k3(a, b):
+    return np.sin(a) * b + 1.0
+
+
+@pytest.fixture
+def normal_calls(monkeypatch):
+    """Counts calls that went through Dynamo's frame hook (the normal path)."""
+    count = [0]
+    real = C._set_eval_frame
+
+    def counting(cb):
+        if cb is not None and cb is not False and isinstance(cb, C._Callback):
+            count[0] += 1
+        return real(cb)
+
+    monkeypatch.setattr(C, "_set_eval_frame", counting)
+    return count
+
+
+def _normal_only(f):
+    direct = f.__npcompile_state__.direct
+    direct.enabled = False
+    direct.table = ()
+    return f
+
+
+def _copies(args):
+    return tuple(a.copy() if isinstance(a, np.ndarray) else a for a in args)
+
+
+def test_warm_calls_skip_dynamo_and_match_numpy(normal_calls):
+    rec = RecordingBackend()
+    f = C.compile(k3, backend=rec)
+    x, y = np.random.rand(16), np.random.rand(16)
+    for _ in range(5):
+        assert same(f(x, y), k3(x, y))
+    assert len(rec.graphs) == 1
+    assert normal_calls[0] == 1  # the first call compiled; the other four were direct
+    assert len(f.__npcompile_state__.direct.table) == 1
+
+
+def _inplace_return(a, b):
+    a *= 2
+    return a
+
+
+def _out_param(a, b):
+    out = np.empty_like(a)
+    r = np.multiply(a, b, out=out)
+    return r, out
+
+
+def _identities(out, args):
+    """For each array in an output structure: which argument it is (-1: none)."""
+    if isinstance(out, (tuple, list)):
+        return [_identities(o, args) for o in out]
+    if isinstance(out, dict):
+        return {k: _identities(v, args) for k, v in out.items()}
+    return next((i for i, a in enumerate(args) if out is a), -1)
+
+
+@pytest.mark.parametrize("fn, kwargs", [
+    (lambda a, b: a, {}),
+    (_inplace_return, {}),
+    (lambda a, b: (a * b).sum(), {}),
+    (lambda a, b: (a[1:], b[::2], {"n": a.shape[0], "m": [a - b]}), {}),
+    (_out_param, {}),
+    (lambda a, b, scale=1.0, c=None: a * scale + c, {"scale": 3.0, "c": np.arange(16.0)}),
+    (lambda a, b: (a + b).astype(np.float32), {}),
+    (lambda a, b: np.maximum(a, 0.5) > b, {}),
+], ids=["identity", "inplace", "scalar", "views_structures", "out", "kwargs", "astype", "bool"])
+def test_direct_path_gives_what_the_normal_path_gives(fn, kwargs):
+    direct_f = C.compile(fn, backend="aot_eager")
+    normal_f = _normal_only(C.compile(fn, backend="aot_eager"))
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        args = (rng.random(16), rng.random(16))
+        kw = {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in kwargs.items()}
+        ref_args = _copies(args)
+        expected = fn(*ref_args, **kw)
+        results = []
+        for f in (direct_f, normal_f):
+            got_args = _copies(args)
+            got = f(*got_args, **kw)
+            assert same(got, expected), (got, expected)
+            assert all(same(g, r) for g, r in zip(got_args, ref_args))  # in-place effects
+            # an output that is an input comes back as the caller's very object, like NumPy's
+            assert _identities(got, got_args) == _identities(expected, ref_args)
+            results.append(got)
+        assert same(results[0], results[1])
+    assert direct_f.__npcompile_state__.direct.table  # these functions are single graphs: direct entries
+
+
+def test_shape_dtype_and_aliasing_changes_recompile_with_right_values(normal_calls):
+    rec = RecordingBackend()
+    f = C.compile(k3, backend=rec)
+    x, y = np.random.rand(16), np.random.rand(16)
+    cases = [(x, y), (x.astype(np.float32), y.astype(np.float32)), (x[:7], y[:7]), (x, x), (x[:5], y[:5])]
+    for _ in range(2):
+        for a, b in cases:
+            r = f(a, b)
+            assert same(r, k3(a, b))
+    assert 2 <= len(rec.graphs) <= 5
+    n = normal_calls[0]
+    for a, b in cases:  # everything compiled: all direct now
+        assert same(f(a, b), k3(a, b))
+    assert normal_calls[0] == n
+
+
+def _warm_locals(x, y):
+    """The locals the direct path checks guards against for f(x, y), with the tensors kept alive."""
+    tx, ty = torch.from_numpy(x), torch.from_numpy(y)
+    return "11", (tx, ty), {}
+
+
+@pytest.mark.parametrize("reset", [torch._dynamo.reset, npcompile.reset], ids=["torch", "npcompile"])
+def test_reset_kills_direct_entries(reset):
+    rec = RecordingBackend()
+    f = C.compile(k3, backend=rec)
+    x, y = np.random.rand(8), np.random.rand(8)
+    f(x, y)
+    f(x, y)
+    direct = f.__npcompile_state__.direct
+    (gm, check, _), = direct.table
+    mask, args, kwargs = _warm_locals(x, y)
+    with torch.no_grad():
+        assert direct(mask, args, kwargs) is not _fast_path.MISS
+        reset()
+        # The dead entry's guards would still pass, but it is never called.
+        assert check({"__npc_mask": mask, "args": args, "kwargs": kwargs, "fn": k3})
+        assert direct(mask, args, kwargs) is _fast_path.MISS
+    assert same(f(x, y), k3(x, y))
+    assert len(rec.graphs) == 2  # compiled again
+    assert len(direct.table) == 1 and direct.table[0][0] is not gm
+    assert same(f(x, y), k3(x, y)) and len(rec.graphs) == 2
+
+
+def test_entry_invalidated_by_a_freed_guarded_object():
+    rec = RecordingBackend()
+
+    def make():
+        class Cfg:
+            v = 2.0
+        return Cfg()
+
+    f = C.compile(lambda a, cfg: np.sin(a) + cfg.v, backend=rec)
+    x = np.random.rand(4)
+    cfg = make()
+    f(x, cfg)
+    f(x, cfg)
+    gm = f.__npcompile_state__.direct.table[0][0]
+    del cfg
+    gc.collect()
+    assert gm.cache_entry is None  # Dynamo invalidated the entry (its guarded class is gone)
+    cfg = make()
+    cfg.v = 5.0
+    assert same(f(x, cfg), np.sin(x) + 5.0)
+    assert all(item[0] is not gm for item in f.__npcompile_state__.direct.table)
+
+
+def test_graph_break_functions_stay_on_the_normal_path(normal_calls):
+    rec = RecordingBackend()
+
+    def g(a):
+        b = np.cos(a)
+        npcompile.graph_break()
+        return b * 2
+
+    f = C.compile(g, backend=rec)
+    x = np.random.rand(5)
+    for _ in range(4):
+        assert same(f(x), g(x))
+    assert len(rec.graphs) == 2
+    assert normal_calls[0] == 4 and f.__npcompile_state__.direct.table == ()
+
+
+def test_python_scalars_compile_at_most_twice_and_go_direct(normal_calls):
+    rec = RecordingBackend()
+    f = C.compile(lambda a, s: a * s + s, backend=rec)
+    x = np.random.rand(8)
+    for i in range(20):
+        s = 0.5 + i
+        assert same(f(x, s), x * s + s)
+    assert len(rec.graphs) <= 2
+    assert normal_calls[0] <= 3
+
+
+def test_global_state_guards_still_apply(normal_calls):
+    rec = RecordingBackend()
+
+    def g(a, t):
+        return a * 2, t * 3
+
+    f = C.compile(g, backend=rec)
+    x = np.random.rand(3)
+    for _ in range(2):
+        r = f(x, torch.ones(3))
+        assert same(r[0], x * 2) and not r[1].requires_grad
+    t = torch.ones(3, requires_grad=True)
+    for _ in range(2):  # grad mode on (an input requires grad): other guards, and autograd works
+        r = f(x, t)
+        assert r[1].requires_grad
+    r[1].sum().backward()
+    assert torch.equal(t.grad, torch.full((3,), 3.0))
+    direct = f.__npcompile_state__.direct
+    args = (torch.from_numpy(x), torch.ones(3))
+    with torch.no_grad():
+        assert direct("10", args, {}) is not _fast_path.MISS
+        with torch.device("cpu"):  # Dynamo guards on the default device: the normal path decides
+            assert direct("10", args, {}) is _fast_path.MISS
+
+
+def test_trace_numpy_off_after_warm_calls():
+    rec = RecordingBackend()
+    f = C.compile(k3, backend=rec)
+    x = np.random.rand(4)
+    f(x, x + 1)
+    f(x, x + 1)
+    old = config.trace_numpy
+    config.trace_numpy = False
+    try:
+        r = f(x, x + 1)
+    finally:
+        config.trace_numpy = old
+    assert same(r, k3(x, x + 1))
+
+
+def test_explain_then_warm_compiled(normal_calls):
+    x, y = np.random.rand(4), np.random.rand(4)
+    report = npcompile.explain(k3)(x, y)
+    assert same(report.result, k3(x, y))
+    assert same(report.compiled(x, y), k3(x, y))
+    assert same(report.compiled(x, y), k3(x, y))
+    assert normal_calls[0] == 1
+
+
+def test_called_from_the_eager_part_of_a_torch_compiled_function():
+    f = C.compile(k3, backend="eager")
+    x, y = np.random.rand(4), np.random.rand(4)
+    f(x, y)
+    f(x, y)
+
+    @torch.compile(backend="eager")
+    def outer(t):
+        u = t + 1
+        torch._dynamo.graph_break()
+        return u, f(x, y)
+
+    for _ in range(2):
+        u, r = outer(torch.ones(2))
+        assert same(r, k3(x, y)) and torch.equal(u, torch.full((2,), 2.0))
+
+
+@pytest.mark.inductor
+def test_inductor_direct_path():
+    f = C.compile(k3)
+    x, y = np.random.rand(16), np.random.rand(16)
+    for _ in range(3):
+        assert same(f(x, y), k3(x, y))
+    (_, _, fn), = f.__npcompile_state__.direct.table
+    assert not any("record_pregraph" in n for n in fn.__code__.co_names)
