@@ -4,7 +4,7 @@ Every name in ``REASONS`` exists here as a stand-in that raises ``UnsupportedFea
 when used (called, or instantiated for the types), so the compiler falls back to real NumPy.  The type
 stand-ins still work with ``isinstance`` (nothing of ours is an instance).  ``REASONS`` is also the table the
 coverage tool (``python -m npcompile._numpy.coverage``) reports from; keys of submodule names are qualified
-(``"linalg.test"``).
+(``"random.PCG64"``), and ``stand_ins("random")`` gives a submodule its stand-ins.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ _LONGDOUBLE = "extended precision (longdouble): no torch dtype"
 _MATRIX = "the matrix class: use 2-D arrays"
 _FILE_IO = "file IO"
 _INTERNALS = "NumPy internals"
+_BIT_GENERATORS = "NumPy's bit generators: the draws come from torch generators"
 
 REASONS = {
     # strings
@@ -44,6 +45,9 @@ REASONS = {
     "get_include": _INTERNALS, "test": _INTERNALS, "info": _INTERNALS + " (documentation browser)",
     "getbufsize": _INTERNALS + " (ufunc buffer size)", "setbufsize": _INTERNALS + " (ufunc buffer size)",
     "linalg.test": _INTERNALS, "fft.test": _INTERNALS, "random.test": _INTERNALS,
+    # numpy.random's bit generators (the Generator methods and the legacy functions are modelled)
+    **{f"random.{n}": _BIT_GENERATORS for n in ("BitGenerator", "SeedSequence", "MT19937", "PCG64", "PCG64DXSM",
+                                                 "Philox", "SFC64", "get_bit_generator", "set_bit_generator")},
 }
 
 
@@ -51,11 +55,18 @@ def _message(name):
     return f"numpy.{name} ({REASONS[name]})"
 
 
+def _numpy_object(name):
+    obj = _np
+    for part in name.split("."):
+        obj = getattr(obj, part, None)
+    return obj
+
+
 def _function(name):
     def unsupported(*args, **kwargs):
         raise UnsupportedFeature(_message(name))
 
-    unsupported.__name__ = unsupported.__qualname__ = name
+    unsupported.__name__ = unsupported.__qualname__ = name.rpartition(".")[2]
     unsupported.__doc__ = f"Not supported by npcompile: {REASONS[name]}."
     unsupported.__module__ = "npcompile._numpy"
     return unsupported
@@ -65,15 +76,21 @@ def _type(name):
     def __new__(cls, *args, **kwargs):
         raise UnsupportedFeature(_message(name))
 
-    return type(name, (), {"__new__": __new__, "__doc__": f"Not supported by npcompile: {REASONS[name]}.",
-                           "__module__": "npcompile._numpy", "_np_type": getattr(_np, name, None)})
+    return type(name.rpartition(".")[2], (), {"__new__": __new__, "__module__": "npcompile._numpy",
+                                              "__doc__": f"Not supported by npcompile: {REASONS[name]}.",
+                                              "_np_type": _numpy_object(name)})
 
 
 def _stand_in(name):
     """A type for NumPy's types (so ``isinstance`` works), a function otherwise."""
-    return _type(name) if isinstance(getattr(_np, name, None), type) else _function(name)
+    return _type(name) if isinstance(_numpy_object(name), type) else _function(name)
+
+
+def stand_ins(module=""):
+    """The stand-ins for the ``REASONS`` names of ``numpy.<module>`` (the main namespace for ""), by name."""
+    return {k.rpartition(".")[2]: _stand_in(k) for k in REASONS if k.rpartition(".")[0] == module}
 
 
 _MAIN = [n for n in REASONS if "." not in n]
-globals().update({n: _stand_in(n) for n in _MAIN})
+globals().update(stand_ins())
 __all__ = _MAIN

@@ -3,15 +3,24 @@
 Lists every public callable (function, class, ufunc) of the installed NumPy's ``numpy``, ``numpy.linalg``,
 ``numpy.fft`` and ``numpy.random`` as ``implemented``, ``unsupported`` (by design, with the reason from
 ``_unsupported.REASONS``) or ``missing``, then one line of counts.  ``--missing`` prints only what is missing.
+
+A name counts as implemented only if the shim's object does more than refuse: a function (or a class's
+``__new__``/``__init__``) whose whole body is ``raise UnsupportedFeature(...)`` is reported unsupported, with
+its message as the reason, however it got into the namespace.
 """
 
 from __future__ import annotations
 
+import ast
+import inspect
 import sys
+import textwrap
+import types
 
 import numpy
 
 import npcompile._numpy as shim
+from npcompile._errors import UnsupportedFeature
 from npcompile._numpy._unsupported import REASONS
 
 MODULES = (("", numpy, shim), ("linalg", numpy.linalg, shim.linalg), ("fft", numpy.fft, shim.fft),
@@ -24,6 +33,35 @@ def public_callables(module):
                   and not isinstance(getattr(module, n), type(numpy)))
 
 
+def refusal(obj):
+    """The message of ``obj`` if all it does is ``raise UnsupportedFeature(message)`` (for a class: in its own
+    ``__new__`` or ``__init__``), else None."""
+    candidates = [vars(obj).get(n) for n in ("__new__", "__init__")] if isinstance(obj, type) else [obj]
+    for fn in candidates:
+        fn = getattr(fn, "__func__", fn)  # bound methods, staticmethod __new__
+        if not isinstance(fn, types.FunctionType):
+            continue
+        try:
+            node = ast.parse(textwrap.dedent(inspect.getsource(fn))).body[0]
+        except (OSError, TypeError, SyntaxError, IndexError):
+            continue
+        statements = getattr(node, "body", [])
+        imported = {a.asname or a.name: a.name for s in statements if isinstance(s, (ast.Import, ast.ImportFrom))
+                    for a in s.names}
+        body = [s for s in statements if not isinstance(s, (ast.Import, ast.ImportFrom))
+                and not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]  # imports, docstring
+        if len(body) == 1 and isinstance(body[0], ast.Raise) and isinstance(body[0].exc, ast.Call) \
+                and _is_unsupported_feature(ast.unparse(body[0].exc.func).split(".")[-1], imported, fn):
+            args = body[0].exc.args
+            return args[0].value if args and isinstance(args[0], ast.Constant) else \
+                ast.unparse(args[0]) if args else "UnsupportedFeature"
+    return None
+
+
+def _is_unsupported_feature(name, imported, fn):
+    return imported.get(name, name) == "UnsupportedFeature" or fn.__globals__.get(name) is UnsupportedFeature
+
+
 def classify():
     """``[(qualified name, status, reason)]`` for every public callable; status is 'implemented',
     'unsupported' or 'missing'."""
@@ -31,9 +69,11 @@ def classify():
     for prefix, np_mod, shim_mod in MODULES:
         for name in public_callables(np_mod):
             key = f"{prefix}.{name}" if prefix else name
-            if key in REASONS:
-                rows.append((key, "unsupported", REASONS[key]))
-            elif hasattr(shim_mod, name):
+            ours = getattr(shim_mod, name, None)
+            reason = REASONS.get(key) or (refusal(ours) if ours is not None else None)
+            if reason:
+                rows.append((key, "unsupported", reason))
+            elif ours is not None:
                 rows.append((key, "implemented", ""))
             else:
                 rows.append((key, "missing", ""))

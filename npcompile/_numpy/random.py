@@ -14,8 +14,7 @@ reproducible.  Under ``npcompile.compile`` a ``torch.Generator`` cannot be trace
 from torch's global generator (seed it with ``torch.manual_seed`` for reproducible compiled runs).
 
 Parameter checks (``scale < 0`` and the like) on array parameters look at the values: eager only, skipped
-while tracing.  Not modelled (``UnsupportedFeature``): hypergeometric, zipf, logseries, the bit generators and
-``SeedSequence``.
+while tracing.  Not modelled (``UnsupportedFeature``): the bit generators and ``SeedSequence``.
 """
 
 from __future__ import annotations
@@ -32,7 +31,7 @@ import torch
 
 from .._errors import UnsupportedFeature
 from ._trace import is_tracing as _tracing
-from . import _dtypes
+from . import _dtypes, _unsupported
 from ._ndarray import ndarray, wrap
 from ._normalize import as_tensor, check_out, normalize_axis_index
 
@@ -51,7 +50,8 @@ _F64 = torch.float64
 _INT64 = _np.dtype(_np.int64)
 _FLOATS = (_np.dtype(_np.float32), _np.dtype(_np.float64))
 _POISSON_LAM_MAX = 9.223372006484771e18
-_VONMISES_ROUNDS = 48  # rejection proposals per sample: P(all rejected) < 0.35**48 ~ 1e-22
+_ROUNDS = 48  # proposals per sample of the fixed-round rejection samplers (vonmises, zipf): P(all rejected) < 1e-21
+_HYPERGEOMETRIC_MAX = 10**9  # Generator.hypergeometric's (and the "marginals" method's) bound on the counts
 _TINY = 2.0 ** -64  # lower clamp for uniforms that feed a logarithm (the open interval (0, 1))
 
 
@@ -163,6 +163,7 @@ class _Sampler:
 
     _gen: torch.Generator | None = None
     _device = torch.device("cpu")
+    _legacy = True  # RandomState's argument checks (Generator's differ in places)
 
     def _g(self):
         return None if _tracing() else self._gen
@@ -339,8 +340,8 @@ class _Sampler:
         return wrap(torch.where(u <= ratio, lo, hi))
 
     def vonmises(self, mu, kappa, size=None):
-        """Best & Fisher's rejection sampler with a fixed number of proposals per sample (no data-dependent
-        loop); uniform for tiny ``kappa``, a wrapped normal for huge ``kappa``, as NumPy."""
+        """Best & Fisher's rejection sampler, ``_ROUNDS`` proposals per sample (no data-dependent loop, P(none
+        accepted) < 0.35**48); uniform for tiny ``kappa``, a wrapped normal for huge ``kappa``, as NumPy."""
         mu, kappa = _param(mu), _param(kappa)
         _nonnegative(kappa, "kappa")
         s = _shape(size, mu, kappa)
@@ -348,14 +349,13 @@ class _Sampler:
         r = 1.0 + torch.sqrt(1.0 + 4.0 * k * k)
         rho = (r - torch.sqrt(2.0 * r)) / (2.0 * k)
         sk = torch.where(k < 1e-5, 1.0 / k + k, (1.0 + rho * rho) / (2.0 * rho))
-        rounds = (_VONMISES_ROUNDS,) + tuple(s)
+        rounds = (_ROUNDS,) + tuple(s)
         z = torch.cos(math.pi * self._uniform01(rounds))
         w = (1.0 + sk * z) / (sk + z)
         y = k * (sk - w)
         v = self._open01(rounds)
         ok = (y * (2.0 - y) - v >= 0) | (torch.log(y / v) + 1.0 - y >= 0)
-        first = torch.argmax(ok.to(torch.uint8), dim=0, keepdim=True)
-        angle = torch.acos(torch.gather(w, 0, first)[0].clamp(-1.0, 1.0))
+        angle = torch.acos(_first_accepted(w, ok).clamp(-1.0, 1.0))
         angle = torch.where(self._uniform01(s) < 0.5, -angle, angle)
         angle = torch.where(k > 1e6, torch.sqrt(1.0 / k) * self._normal01(s), angle)
         angle = torch.where(k < 1e-8, math.pi * (2.0 * self._uniform01(s) - 1.0), angle)
@@ -451,15 +451,79 @@ class _Sampler:
     def _check_alpha(self, a):
         _raise_if(a <= 0, "alpha <= 0")
 
-    # -------------------------------------------------------------- not modelled
     def hypergeometric(self, ngood, nbad, nsample, size=None):
-        raise UnsupportedFeature("random hypergeometric sampling")
+        good, bad, n = _integral(ngood), _integral(nbad), _integral(nsample)
+        shape = _shape(size, good, bad, n)
+        _raise_if(good < 0, "ngood < 0")
+        _raise_if(bad < 0, "nbad < 0")
+        if self._legacy:
+            _raise_if(n < 1, "nsample < 1 or nsample is NaN")
+        else:
+            _raise_if(n < 0, "nsample < 0")
+            _raise_if((good >= _HYPERGEOMETRIC_MAX) | (bad >= _HYPERGEOMETRIC_MAX),
+                      f"both ngood and nbad must be less than {_HYPERGEOMETRIC_MAX}")
+        _raise_if(good + bad < n, "ngood + nbad < nsample")
+        return wrap(self._hypergeometric01(good, bad, n, shape))
+
+    def _hypergeometric01(self, good, bad, n, shape):
+        """Good items among ``n`` drawn without replacement, by inversion of the pmf over a window around the mean.
+
+        The window is the mean +- (6 sqrt(m) + 2), m the smallest of n, ngood, nbad and the population minus n
+        (the sample sizes of the four equivalent urn views), clipped to the support: Hoeffding's bound for
+        sampling without replacement puts less than 2 exp(-72) ~ 1e-31 of the mass outside it.  The pmf comes
+        from the cumulated log ratios p(k + 1) / p(k) of its terms (no cancellation of large log-gammas)."""
+        params = (good, bad, n)
+        if any(isinstance(x, torch.Tensor) for x in params):
+            xp = torch
+            good, bad, n = torch.broadcast_tensors(*(torch.as_tensor(x, dtype=_F64, device=self._device)
+                                                     for x in params))
+            tail = tuple(shape[len(shape) - good.ndim:])  # the trailing dims of ``shape`` that the params span
+            good, bad, n = (x.expand(tail) for x in (good, bad, n))
+        else:
+            xp = _np
+            good, bad, n = (_np.float64(x) for x in params)
+        first, last = _hypergeometric_window(good, bad, n, xp)
+        first, last = (torch.as_tensor(x, dtype=_F64, device=self._device) for x in (first, last))
+        width = builtins.int((last - first).max()) + 1 if first.numel() else 1
+        k = first[..., None] + torch.arange(width, dtype=_F64, device=self._device)
+        good, bad, n = (torch.as_tensor(x, dtype=_F64, device=self._device)[..., None] for x in (good, bad, n))
+        step = torch.log(good - k) + torch.log(n - k) - torch.log1p(k) - torch.log(bad - n + k + 1.0)
+        step = torch.where(k < last[..., None], step, -math.inf)  # log p(k + 1) / p(k); -inf past the window
+        log_p = torch.cat([torch.zeros_like(step[..., :1]), torch.cumsum(step[..., :-1], -1)], -1)
+        cdf = torch.cumsum(torch.exp(log_p - log_p.amax(-1, keepdim=True)), -1)
+        batch = tuple(first.shape)
+        draws = math.prod(shape) // builtins.max(math.prod(batch), 1)
+        u = self._uniform01((draws,) + batch).movedim(0, -1) * cdf[..., -1:]
+        idx = torch.searchsorted(cdf, u.contiguous(), right=True).clamp_(max=width - 1)
+        x = first[..., None] + idx
+        return x.movedim(-1, 0).reshape(shape).to(torch.int64)
 
     def zipf(self, a, size=None):
-        raise UnsupportedFeature("random zipf sampling")
+        """Rejection from the discretized Pareto floor(U**(-1 / (a - 1))): accept with probability
+        (p(k) / q(k)) / max, which is V k (1 - (1 + 1/k)**(1 - a)) <= 1 - 2**(1 - a); the acceptance rate is at
+        least log 2 for every a, and ``_ROUNDS`` proposals are drawn per sample.  Values beyond int64 are
+        rejected, as NumPy does."""
+        a = _param(a)
+        _raise_if(~(a > 1) if isinstance(a, torch.Tensor) else not a > 1, "a <= 1 or a is NaN")
+        s = _shape(size, a)
+        am1 = _full(a, s, self._device) - 1.0
+        rounds = (_ROUNDS,) + tuple(s)
+        k = torch.floor(torch.exp(-torch.log1p(-self._uniform01(rounds)) / am1))  # U in (0, 1]
+        v = self._uniform01(rounds)
+        ok = (v * k * -torch.expm1(-am1 * torch.log1p(1.0 / k)) <= -torch.expm1(-am1 * math.log(2.0))) \
+            & (k < 2.0**63)
+        return wrap(_first_accepted(k.clamp(max=2.0**62), ok).to(torch.int64))
 
     def logseries(self, p, size=None):
-        raise UnsupportedFeature("random logseries sampling")
+        """A mixture of geometrics (exact): K | q ~ Geometric(1 - q) on {1, 2, ...} with q = 1 - (1 - p)**U,
+        U uniform, whose mixture weights integrate to p**k / (-k log(1 - p))."""
+        p = _param(p)
+        _raise_if(~((p >= 0) & (p < 1)) if isinstance(p, torch.Tensor) else not 0 <= p < 1,
+                  "p < 0, p >= 1 or p is NaN")
+        s = _shape(size, p)
+        t = torch.log1p(-_full(p, s, self._device)) * self._uniform01(s)  # log(1 - q) <= 0
+        log_q = torch.where(t > -math.log(2.0), torch.log(-torch.expm1(t)), torch.log1p(-torch.exp(t)))
+        return wrap((1.0 + torch.floor(torch.log(self._open01(s)) / log_q)).to(torch.int64))
 
     # -------------------------------------------------------------- shared helpers for the integer/choice APIs
     def _integers(self, low, high, size, dtype, endpoint, name):
@@ -559,6 +623,23 @@ class _Sampler:
         return None
 
 
+def _first_accepted(proposals, ok):
+    """Per sample, the first proposal along dim 0 that ``ok`` accepts (the first one if none is)."""
+    return torch.gather(proposals, 0, torch.argmax(ok.to(torch.uint8), dim=0, keepdim=True))[0]
+
+
+def _hypergeometric_window(good, bad, n, xp):
+    """First and last value of the hypergeometric inversion window (see ``_hypergeometric01``); ``xp`` is
+    NumPy for Python scalars (static bounds, also while tracing) or torch for tensors."""
+    zero = n * 0
+    spread = xp.minimum(xp.minimum(n, good + bad - n), xp.minimum(good, bad))
+    mean = n * good / xp.maximum(good + bad, zero + 1)
+    half = 6.0 * xp.sqrt(spread) + 2.0
+    first = xp.maximum(xp.maximum(n - bad, zero), xp.floor(mean - half))
+    last = xp.minimum(xp.minimum(n, good), xp.ceil(mean + half))
+    return first, last
+
+
 def _isinf(x):
     return torch.isinf(x) if isinstance(x, torch.Tensor) else math.isinf(x)
 
@@ -573,12 +654,16 @@ def _nz(a):
 
 
 def _integral(x):
-    """An integer parameter: a Python int, or an int64 tensor (floats truncate, as NumPy's casts)."""
+    """An integer parameter: a Python int, or an int64 tensor (float scalars truncate, float arrays are
+    refused, as NumPy's casts)."""
     if type(x) is builtins.int:
         return x
     if type(x) is builtins.float:
         return builtins.int(x)
     t = as_tensor(x)
+    if t.ndim and (t.dtype.is_floating_point or t.is_complex()):
+        raise TypeError(f"Cannot cast array data from dtype('{_dtypes.to_dtype(t.dtype)}') to dtype('int64') "
+                        "according to the rule 'safe'")
     if t.ndim == 0 and not _tracing():
         return builtins.int(t.item())
     return t.to(torch.int64)
@@ -676,6 +761,8 @@ class _ModuleState(RandomState):
 class Generator(_Sampler):
     """NumPy's ``Generator`` API on a ``torch.Generator`` (build it with ``default_rng``)."""
 
+    _legacy = False
+
     def __init__(self, bit_generator=None):
         if not isinstance(bit_generator, torch.Generator):
             raise UnsupportedFeature("Generator(bit_generator): NumPy bit generators (use default_rng)")
@@ -763,7 +850,41 @@ class Generator(_Sampler):
         _raise_if((a < 0) | torch.isnan(a), "alpha < 0 or alpha contains a NaN")
 
     def multivariate_hypergeometric(self, colors, nsample, size=None, method="marginals"):
-        raise UnsupportedFeature("random multivariate_hypergeometric sampling")
+        """Counts by sequential conditional hypergeometrics (exact; ``method`` picks NumPy's checks only).
+        ``colors`` are read as values: eager only."""
+        c = as_tensor(colors)
+        bad = "colors must be a one-dimensional sequence of nonnegative integers not exceeding " \
+              f"{_np.iinfo(_np.int64).max}."
+        if c.ndim != 1 or c.numel() and _dtypes.from_torch(c.dtype).kind not in "iu":
+            raise ValueError(bad)
+        counts = [builtins.int(v) for v in c.tolist()]
+        if any(v < 0 for v in counts):
+            raise ValueError(bad)
+        try:
+            n = operator.index(nsample)
+        except TypeError:
+            raise ValueError("nsample must be an integer") from None
+        if n < 0:
+            raise ValueError("nsample must be nonnegative.")
+        total = builtins.sum(counts)
+        if total > _np.iinfo(_np.int64).max:
+            raise ValueError("sum(colors) must not exceed the maximum value of a 64 bit signed integer "
+                             f"({_np.iinfo(_np.int64).max})")
+        if n > total:
+            raise ValueError("nsample > sum(colors)")
+        if method not in ("count", "marginals"):
+            raise ValueError('method must be "count" or "marginals".')
+        if method == "marginals" and total >= _HYPERGEOMETRIC_MAX:
+            raise ValueError(f'When method is "marginals", sum(colors) must be less than {_HYPERGEOMETRIC_MAX}.')
+        batch = tuple(_size(size) or ())
+        left = torch.full(batch, n, dtype=torch.int64, device=self._device)
+        out = []
+        for i, ci in enumerate(counts):
+            total -= ci
+            x = self._hypergeometric01(ci, total, left, batch) if i < len(counts) - 1 else left
+            out.append(x)
+            left = left - x
+        return wrap(torch.stack(out, -1) if out else torch.zeros(batch + (0,), dtype=torch.int64))
 
 
 def _float_dtype(dtype, name):
@@ -796,16 +917,7 @@ def default_rng(seed=None, *, device=None):
     return Generator(_new_generator(seed, False, device))
 
 
-def _not_modelled(name):
-    def f(*args, **kwargs):
-        raise UnsupportedFeature(f"numpy.random.{name}")
-    f.__name__ = f.__qualname__ = name
-    return f
-
-
-BitGenerator, SeedSequence, MT19937, PCG64, PCG64DXSM, Philox, SFC64, get_bit_generator, set_bit_generator = (
-    _not_modelled(n) for n in ("BitGenerator", "SeedSequence", "MT19937", "PCG64", "PCG64DXSM", "Philox", "SFC64",
-                               "get_bit_generator", "set_bit_generator"))
+globals().update(_unsupported.stand_ins("random"))  # the bit generators and SeedSequence: not modelled
 
 # ------------------------------------------------------------------------------ the legacy module functions
 

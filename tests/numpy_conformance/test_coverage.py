@@ -42,3 +42,37 @@ def test_stand_ins_raise_unsupported_feature():
     with pytest.raises(UnsupportedFeature):
         shim.zeros(3, dtype=shim.str_)
     assert shim.issubdtype(shim.str_, shim.character)
+
+
+def _refuses(x):
+    """A stand-in written by hand."""
+    from npcompile._errors import UnsupportedFeature as U
+
+    raise U("a feature")
+
+
+class _Refusing:
+    def __init__(self, *args):
+        raise UnsupportedFeature(f"the {args} feature")
+
+
+def test_refusing_callables_are_never_reported_implemented():
+    assert coverage.refusal(_refuses) == "a feature"
+    assert coverage.refusal(_Refusing) == "f'the {args} feature'"
+    assert coverage.refusal(shim.random.PCG64) and coverage.refusal(shim.save)
+    for works in (shim.sin, shim.zeros, shim.random.zipf, shim.random.RandomState, shim.ndarray, len):
+        assert coverage.refusal(works) is None
+    status = {key: s for key, s, _ in coverage.classify()}
+    assert status["frompyfunc"] == status["random.PCG64"] == status["random.SeedSequence"] == "unsupported"
+    for name in ("hypergeometric", "zipf", "logseries", "RandomState", "Generator", "default_rng"):
+        assert status[f"random.{name}"] == "implemented", name
+
+
+def test_submodule_stand_ins():
+    for key in REASONS:
+        module, _, name = key.rpartition(".")
+        if module == "random" and name != "test":
+            obj = getattr(shim.random, name)
+            assert obj is not getattr(numpy.random, name)
+            with pytest.raises(UnsupportedFeature, match=f"numpy.{key} "):
+                obj()

@@ -47,6 +47,9 @@ DISTRIBUTIONS = [
     ("vonmises", (1.0, 0.5)), ("vonmises", (-2.0, 50.0)), ("vonmises", (0.0, 1e-9)), ("vonmises", (0.5, 1e7)),
     ("poisson", (3.5,)), ("poisson", (250.0,)), ("poisson", (0.0,)), ("binomial", (20, 0.3)),
     ("binomial", (1000, 0.99)), ("negative_binomial", (3.5, 0.4)), ("geometric", (0.2,)), ("geometric", (1.0,)),
+    ("hypergeometric", (5, 5, 3)), ("hypergeometric", (120, 60, 77)), ("hypergeometric", (10**8, 3 * 10**8, 10**6)),
+    ("hypergeometric", (1, 10**8, 10**7)), ("hypergeometric", (7, 0, 7)), ("zipf", (2.0,)), ("zipf", (1.1,)),
+    ("zipf", (6.5,)), ("logseries", (0.5,)), ("logseries", (0.9999,)), ("logseries", (1e-6,)), ("logseries", (0.0,)),
 ]
 
 
@@ -83,6 +86,59 @@ def test_moments():
         x = numpy.asarray(x, dtype=float)
         assert abs(x.mean() - mean) < 6 * math.sqrt(var / n), (mean, x.mean())
         assert abs(x.var() - var) < 0.05 * var, (var, x.var())
+
+
+def assert_matches_pmf(samples, pmf):
+    """A chi-square goodness-of-fit test of integer samples against the exact pmf ``pmf(k)`` (cells with an
+    expected count below 5 are pooled; the critical value is the chi-square quantile at p ~ 1e-6)."""
+    samples = numpy.asarray(samples).ravel()
+    n = samples.size
+    values, counts = numpy.unique(samples, return_counts=True)
+    observed = dict(zip(values.tolist(), counts.tolist()))
+    cells, rest_obs, rest_exp = [], n, n
+    for k in range(int(values.min()), int(values.max()) + 1):
+        e = n * pmf(k)
+        if e >= 5:
+            cells.append((observed.get(k, 0), e))
+            rest_obs -= observed.get(k, 0)
+            rest_exp -= e
+    cells.append((rest_obs, max(rest_exp, 1e-9)))
+    stat = sum((o - e) ** 2 / e for o, e in cells)
+    df = len(cells) - 1
+    critical = df * (1 - 2 / (9 * df) + 4.75 * math.sqrt(2 / (9 * df))) ** 3  # Wilson-Hilferty, z = 4.75
+    assert stat < critical, f"chi-square {stat:.1f} >= {critical:.1f} with {df} degrees of freedom"
+
+
+@pytest.mark.parametrize("api", ["legacy", "generator"])
+def test_discrete_samplers_match_exact_pmfs(api):
+    r = shim.random.RandomState(1) if api == "legacy" else shim.random.default_rng(1)
+    n = 20_000
+    assert_matches_pmf(r.hypergeometric(25, 35, 20, n),
+                       lambda k: math.comb(25, k) * math.comb(35, 20 - k) / math.comb(60, 20))
+    zeta2 = math.pi ** 2 / 6
+    assert_matches_pmf(r.zipf(2.0, n), lambda k: k ** -2.0 / zeta2)
+    zeta3 = 1.2020569031595942
+    assert_matches_pmf(r.zipf(3.0, n), lambda k: k ** -3.0 / zeta3)
+    for p in (0.3, 0.95):
+        assert_matches_pmf(r.logseries(p, n), lambda k: -p ** k / (k * math.log1p(-p)))
+
+
+def test_multivariate_hypergeometric():
+    g, h = shim.random.default_rng(2), numpy.random.default_rng(2)
+    colors = [30, 40, 50, 0]
+    for method in ("marginals", "count"):
+        x = numpy.asarray(g.multivariate_hypergeometric(colors, 60, size=N, method=method))
+        y = h.multivariate_hypergeometric(colors, 60, size=N, method=method)
+        assert x.dtype == y.dtype and x.shape == y.shape and (x.sum(1) == 60).all() and (x[:, 3] == 0).all()
+        for i in range(3):
+            assert_same_distribution(x[:, i], y[:, i])
+    assert_matches_pmf(numpy.asarray(g.multivariate_hypergeometric([6, 9, 5], 8, size=20_000))[:, 1],
+                       lambda k: math.comb(9, k) * math.comb(11, 8 - k) / math.comb(20, 8))
+    for call in (lambda g: g.multivariate_hypergeometric([3, 4, 5], 4), lambda g: g.multivariate_hypergeometric(
+            [3, 4], numpy.int32(1), (2, 3)), lambda g: g.multivariate_hypergeometric([], 0, 2),
+                 lambda g: g.multivariate_hypergeometric([0, 0], 0), lambda g: g.multivariate_hypergeometric(
+            numpy.array([3, 4], dtype=numpy.uint8), 7, 0)):
+        assert_like(call, _generator_pair)
 
 
 def test_integers_and_randint_distribution():
@@ -178,6 +234,7 @@ PARAMETRIC = {  # name -> valid positional parameters (scalars), for broadcastin
     "gumbel": (0.0, 1.0), "rayleigh": (1.0,), "weibull": (2.0,), "pareto": (2.0,), "power": (2.0,),
     "wald": (1.0, 1.0), "triangular": (0.0, 1.0, 2.0), "vonmises": (0.0, 1.0), "poisson": (2.0,),
     "binomial": (5, 0.5), "negative_binomial": (2.0, 0.5), "geometric": (0.5,), "standard_gamma": (2.0,),
+    "hypergeometric": (5, 6, 3), "zipf": (2.0,), "logseries": (0.5,),
 }
 
 
@@ -278,6 +335,13 @@ BAD_LEGACY = [
     lambda r: r.choice(3, 2, replace=False, p=[1, 0, 0]), lambda r: r.choice(3, 0, replace=False),
     lambda r: r.permutation(numpy.array(5)) if False else r.permutation(numpy.zeros(0)), lambda r: r.seed(-1),
     lambda r: r.seed(2**32), lambda r: r.seed(1.5), lambda r: r.seed([1, 2, 3]),
+    lambda r: r.hypergeometric(-1, 5, 3), lambda r: r.hypergeometric(5, -1, 3), lambda r: r.hypergeometric(5, 5, 0),
+    lambda r: r.hypergeometric(5, 5, 11), lambda r: r.hypergeometric(5, [1, 2], [3, 4, 5]),
+    lambda r: r.hypergeometric(numpy.array([5.0, 6.5]), 1, 1), lambda r: r.hypergeometric(5, [5, -1], 1),
+    lambda r: r.hypergeometric(5.5, 5, 3), lambda r: r.hypergeometric(2**40, 1, 3),
+    lambda r: r.zipf(1.0), lambda r: r.zipf(0.5), lambda r: r.zipf(numpy.nan), lambda r: r.zipf([2.0, 1.0]),
+    lambda r: r.logseries(1.0), lambda r: r.logseries(-0.1), lambda r: r.logseries(numpy.nan),
+    lambda r: r.logseries([0.5, 1.0]), lambda r: r.logseries(-0.0), lambda r: r.binomial(numpy.array([5.0]), 0.5),
 ]
 
 
@@ -298,6 +362,16 @@ BAD_GENERATOR = [
     lambda g: g.dirichlet([0.0, 1.0]), lambda g: g.dirichlet([-1.0, 1.0]), lambda g: g.negative_binomial(1, 0),
     lambda g: g.multivariate_normal([0, 0], numpy.eye(2), method="qr"), lambda g: g.normal(0, -1),
     lambda g: g.permutation(numpy.ones((2, 2)), axis=2),
+    lambda g: g.hypergeometric(5, 5, 0), lambda g: g.hypergeometric(5, 5, -1), lambda g: g.hypergeometric(10**9, 1, 1),
+    lambda g: g.hypergeometric(1, [5, 10**9], 1), lambda g: g.hypergeometric(5, 5, 2.5), lambda g: g.zipf(numpy.inf),
+    lambda g: g.zipf(1e300, 3), lambda g: g.logseries(0.0, 2),
+    lambda g: g.multivariate_hypergeometric([3, 4, 5], 13), lambda g: g.multivariate_hypergeometric([3, -4], 1),
+    lambda g: g.multivariate_hypergeometric([3.5, 4], 1), lambda g: g.multivariate_hypergeometric([[3, 4]], 1),
+    lambda g: g.multivariate_hypergeometric(3, 1), lambda g: g.multivariate_hypergeometric([True, False], 1),
+    lambda g: g.multivariate_hypergeometric([3, 4], -1), lambda g: g.multivariate_hypergeometric([3, 4], 2.5),
+    lambda g: g.multivariate_hypergeometric([3, 4], [2]), lambda g: g.multivariate_hypergeometric([3, 4], 1, 2.5),
+    lambda g: g.multivariate_hypergeometric([3, 4], 1, method="x"),
+    lambda g: g.multivariate_hypergeometric([10**9, 1], 1), lambda g: g.multivariate_hypergeometric([2**63 - 1, 1], 1),
 ]
 
 
@@ -334,7 +408,8 @@ def test_reproducible_with_seed():
         return numpy.concatenate([numpy.ravel(numpy.asarray(x, dtype=float)) for x in (
             r.random_sample(5), r.normal(size=3), r.randint(0, 100, 4), r.gamma(0.5, size=3), r.poisson(3.0, 3),
             r.binomial(10, 0.5, 3), r.choice(10, 3, replace=False), r.permutation(5), r.vonmises(0, 1, 3),
-            r.beta(0.5, 0.5, 2), r.multinomial(10, [0.3, 0.7]), r.dirichlet([1, 2]))])
+            r.beta(0.5, 0.5, 2), r.multinomial(10, [0.3, 0.7]), r.dirichlet([1, 2]), r.hypergeometric(9, 8, 7, 3),
+            r.zipf(2.0, 3), r.logseries(0.7, 3))])
 
     assert numpy.array_equal(draws(shim.random.RandomState(42)), draws(shim.random.RandomState(42)))
     assert not numpy.array_equal(draws(shim.random.RandomState(42)), draws(shim.random.RandomState(43)))
@@ -369,8 +444,7 @@ def test_get_set_state():
 
 def test_not_modelled():
     g = shim.random.default_rng(0)
-    for call in (lambda: g.hypergeometric(5, 5, 3), lambda: g.zipf(2.0), lambda: g.logseries(0.5),
-                 lambda: shim.random.zipf(2.0), lambda: g.bit_generator, lambda: g.spawn(2),
+    for call in (lambda: g.bit_generator, lambda: g.spawn(2),
                  lambda: shim.random.PCG64(1), lambda: shim.random.SeedSequence(1)):
         with pytest.raises(UnsupportedFeature):
             call()
