@@ -181,19 +181,21 @@ def _plan(t: torch.Tensor, index) -> _Plan:
 
 def _simple(t: torch.Tensor, index) -> int:
     """For an index of Python ints and unit-step slices only (the common case, which torch indexes as NumPy
-    does): the number of ints, after checking them; else -1."""
+    does): the number of dims it leaves (0: one element), after checking the ints; else -1."""
     entries = index if type(index) is tuple else (index,)
-    if len(entries) > t.ndim:
+    shape = t.shape
+    left = len(shape) - len(entries)
+    if left < 0:
         return -1
-    ints = 0
     for dim, x in enumerate(entries):
         tx = type(x)
         if tx is builtins.int:
-            _check_int(x, t.shape[dim], dim)
-            ints += 1
+            _check_int(x, shape[dim], dim)
         elif tx is not slice or x.step is not None:
             return -1
-    return ints
+        else:
+            left += 1
+    return left
 
 
 def _check_int(i, n, axis):
@@ -248,10 +250,10 @@ def _eager(t: torch.Tensor) -> bool:
 def getitem(a: ndarray, index):
     """``a[index]``: a view for basic indices, a copy for advanced ones and negative-step slices."""
     t = a.tensor
-    ints = _simple(t, index)
-    if ints >= 0:
+    left = _simple(t, index)
+    if left >= 0:
         r = t[index]
-        return wrap(r.clone()) if ints == t.ndim else view_of(a, r)
+        return view_of(a, r) if left else wrap(r.clone())  # NumPy's scalar does not alias a: a copy
     p = _plan(t, index)
     v = p.view(t)
     if p.flips:
@@ -310,9 +312,9 @@ def setitem(a: ndarray, index, value):
     if not a._writeable:
         raise ValueError("assignment destination is read-only")
     t = a.tensor
-    ints = _simple(t, index)
-    if ints >= 0:
-        return _assign_basic(t[index], (), value, ints == t.ndim)
+    left = _simple(t, index)
+    if left >= 0:
+        return _assign_basic(t[index], (), value, not left)
     p = _plan(t, index)
     v = p.view(t)
     if p.adv:
