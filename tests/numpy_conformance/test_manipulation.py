@@ -258,7 +258,10 @@ def test_concatenate_errors():
              lambda xp, a: xp.concatenate([a], dtype=int, out=xp.zeros((2, 3))),
              lambda xp, a: xp.concatenate([a, a], axis=2), lambda xp, a: xp.concatenate([a, a], casting="bogus"),
              lambda xp, a: xp.concatenate(a), lambda xp, a: xp.concatenate(([1], [2.5])),
-             lambda xp, a: xp.concatenate(a[0, 0]), lambda xp, a: xp.concatenate([a], out=xp.zeros(6), axis=None)]
+             lambda xp, a: xp.concatenate(a[0, 0]), lambda xp, a: xp.concatenate([a], out=xp.zeros(6), axis=None),
+             # torch.cat skips empty 1-D inputs of any other rank; NumPy does not
+             lambda xp, a: xp.concatenate([a, xp.zeros(0, a.dtype)]),
+             lambda xp, a: xp.concatenate([xp.zeros(0, a.dtype), a])]
     for f in cases:
         assert_matches(f, a)
 
