@@ -2,3 +2,5 @@
 
 Run `python -m benchmarks --help`; see README.md in this folder.
 """
+
+import npcompile  # noqa: E402,F401  (first: its torch allocator setting must precede torch's first allocation)
