@@ -19,6 +19,7 @@ from . import _dtypes
 from . import _ufuncs as U
 from ._ndarray import ndarray, wrap
 from ._normalize import as_tensor
+from ._trace import is_tracing
 
 __all__ = ["poly1d", "poly", "polyfit", "polyval", "polyder", "polyint", "roots", "polyadd", "polysub", "polymul",
            "polydiv"]
@@ -234,10 +235,11 @@ def _vander(x: torch.Tensor, n: int) -> torch.Tensor:
     return cols.flip(1)
 
 
-def _lstsq(a: torch.Tensor, b: torch.Tensor, rcond: float):
+def _lstsq(a: torch.Tensor, b: torch.Tensor, rcond: float, full: bool):
     """NumPy's ``lstsq`` by SVD: singular values below ``rcond * max`` count as zero.  Returns the solution,
-    the residual sums of squares (empty unless full rank and overdetermined), the rank (a Python int read
-    from the values) and the singular values."""
+    the residual sums of squares (empty unless full rank and overdetermined), the rank and the singular values.
+    The rank is read from the values (its residuals' shape depends on it): only with ``full``, or eagerly for
+    the callers' rank warning; otherwise (tracing) rank and residuals are None."""
     if a.dtype == torch.float16:
         raise TypeError("array type float16 is unsupported in linalg")
     u, s, vh = torch.linalg.svd(a, full_matrices=False)
@@ -245,13 +247,29 @@ def _lstsq(a: torch.Tensor, b: torch.Tensor, rcond: float):
     inv = torch.where(keep, 1.0 / torch.where(keep, s, torch.ones_like(s)), torch.zeros_like(s))
     b2 = b if b.ndim == 2 else b[:, None]
     x = vh.T @ (inv[:, None] * (u.T @ b2))
+    x = x if b.ndim == 2 else x[:, 0]
+    if not full and is_tracing(a):
+        return x, None, None, s
     rank = builtins.int(keep.sum())
     m, n = a.shape
     if rank == n and m > n:
-        resid = ((a @ x - b2) ** 2).sum(0)
+        resid = ((a @ x.reshape(n, -1) - b2) ** 2).sum(0)
     else:
         resid = torch.zeros(0, dtype=a.dtype)
-    return (x if b.ndim == 2 else x[:, 0]), resid, rank, s
+    return x, resid, rank, s
+
+
+def fit_rcond(rcond, xt):
+    """A fit's ``rcond`` as a Python float; by default ``len(x) * eps``, from the shape alone (nothing to read
+    back while tracing)."""
+    if rcond is not None:
+        return builtins.float(rcond)
+    return xt.shape[0] * builtins.float(torch.finfo(xt.real.dtype if xt.is_complex() else xt.dtype).eps)
+
+
+def fit_rcond_out(rcond, value):
+    """``rcond`` as a full fit returns it: the caller's object, or the default as a NumPy float64 scalar."""
+    return rcond if rcond is not None else wrap(torch.tensor(value, dtype=torch.float64))
 
 
 def check_fit_data(xt, yt):
@@ -267,15 +285,13 @@ def check_fit_data(xt, yt):
 
 
 def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
-    """Least-squares polynomial fit (decreasing powers), NumPy's column scaling and SVD solve."""
+    """Least-squares polynomial fit (decreasing powers), NumPy's column scaling and SVD solve.  While tracing,
+    the RankWarning for a rank-deficient fit is not given (the rank is a value); the coefficients are NumPy's."""
     order = operator.index(deg) + 1 if not isinstance(deg, builtins.float) else builtins.int(deg) + 1
     xt, yt = U.add(_arr(x), 0.0).tensor, U.add(_arr(y), 0.0).tensor
     if deg < 0:
         raise ValueError("expected deg >= 0")
     check_fit_data(xt, yt)
-    if rcond is None:  # a NumPy float64 scalar: a 0-D array here
-        rcond = wrap(torch.tensor(xt.shape[0] * torch.finfo(xt.real.dtype if xt.is_complex() else xt.dtype).eps,
-                                  dtype=torch.float64))
     dt = _dtypes.to_torch(_dtypes.result_type(xt, yt))
     lhs, rhs = _vander(xt, order).to(dt), yt.to(dt)
     if w is not None:
@@ -288,12 +304,13 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
         rhs = rhs * (wt[:, None] if rhs.ndim == 2 else wt)
     scale = torch.sqrt((lhs * lhs).sum(0))
     lhs = lhs / scale
-    c, resids, rank, s = _lstsq(lhs, rhs, float(rcond))
+    rc = fit_rcond(rcond, xt)
+    c, resids, rank, s = _lstsq(lhs, rhs, rc, full or builtins.bool(cov))
     c = c / (scale if c.ndim == 1 else scale[:, None])
-    if rank != order and not full:
+    if rank is not None and rank != order and not full:
         warnings.warn("Polyfit may be poorly conditioned", _np.exceptions.RankWarning, stacklevel=2)
     if full:
-        return wrap(c), wrap(resids), wrap(torch.tensor(rank, dtype=torch.int32)), wrap(s), rcond
+        return wrap(c), wrap(resids), wrap(torch.tensor(rank, dtype=torch.int32)), wrap(s), fit_rcond_out(rcond, rc)
     if not cov:
         return wrap(c)
     vbase = torch.linalg.inv(lhs.T @ lhs) / torch.outer(scale, scale)

@@ -5,7 +5,8 @@ every program); the shapes of the computations are what matter.
 
 Each entry: ``PROGRAMS[name] = Program(fn, make_inputs, rtol)``.  ``make_inputs(rng)`` draws fresh random
 inputs; randomness used *by* a program (Monte Carlo) is drawn outside and passed in, so results are
-deterministic and comparable with NumPy.
+deterministic and comparable with NumPy (``seeded_random_projection`` seeds a generator inside: NumPy's own
+stream, compared exactly, so it is right only while such generators run in real NumPy).
 """
 
 from __future__ import annotations
@@ -346,6 +347,13 @@ def mc_option_price(z, s0, k, sigma, r, t):
     return np.exp(-r * t) * payoff.mean(), payoff.std() / np.sqrt(z.size)
 
 
+@program("monte-carlo", lambda rng: (rng.standard_normal((20, 16)),))
+def seeded_random_projection(x):  # a generator made inside: the same draws on every call, as NumPy's
+    rng = np.random.default_rng(42)
+    w = rng.standard_normal((x.shape[1], 4)) / np.sqrt(x.shape[1])
+    return x @ w
+
+
 @program("monte-carlo", lambda rng: (rng.choice([-1.0, 1.0], size=(50, 40)),))
 def random_walk_stats(steps):
     paths = np.cumsum(steps, axis=1)
@@ -367,6 +375,12 @@ def horner(coeffs, x):
     for c in coeffs:
         acc = acc * x + c
     return acc
+
+
+@program("polynomial", lambda rng: (np.linspace(-1, 1, 30), rng.standard_normal(30)), rtol=1e-7)
+def polynomial_class_fit(x, y):
+    p = np.polynomial.Polynomial.fit(x, y, 3)
+    return p(x), p.deriv()(x), p.integ().coef
 
 
 @program("polynomial", lambda rng: (np.linspace(0, 1, 25), rng.standard_normal(25)), rtol=1e-7)

@@ -18,7 +18,7 @@ import torch
 from ..._errors import UnsupportedFeature
 from .. import _dtypes
 from .. import _ufuncs as U
-from .._polynomial import check_fit_data
+from .._polynomial import check_fit_data, fit_rcond, fit_rcond_out
 from .._ndarray import ndarray, wrap
 from .._normalize import as_tensor, normalize_axis_index
 from .._polynomial import _eigvals, _lstsq, _sort_complex
@@ -292,7 +292,8 @@ def polytrim(c, tol=0):
 
 
 def polyfit(x, y, deg, rcond=None, full=False, w=None):
-    """Least-squares fit of a series (increasing powers); ``deg`` may list the degrees to include."""
+    """Least-squares fit of a series (increasing powers); ``deg`` may list the degrees to include.  While
+    tracing, the RankWarning for a rank-deficient fit is not given (the rank is a value)."""
     xt, yt = _inexact(_t(x)), _inexact(_t(y))
     dg = _np.asarray(deg)
     if dg.ndim > 1 or dg.dtype.kind not in "iu" or dg.size == 0:
@@ -318,21 +319,19 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None):
             raise TypeError("expected x and w to have same length")
         lhs = lhs * wt[:, None]
         rhs = rhs * (wt[:, None] if rhs.ndim == 2 else wt)
-    if rcond is None:
-        rcond = wrap(torch.tensor(xt.shape[0] * torch.finfo(xt.real.dtype if xt.is_complex() else xt.dtype).eps,
-                                  dtype=torch.float64))
+    rc = fit_rcond(rcond, xt)
     scl = torch.sqrt((lhs.abs() ** 2).sum(0))
     scl = torch.where(scl == 0, torch.ones_like(scl), scl)
-    c, resids, rank, s = _lstsq(lhs / scl, rhs, float(rcond))
+    c, resids, rank, s = _lstsq(lhs / scl, rhs, rc, full)
     c = c / (scl if c.ndim == 1 else scl[:, None])
     if dg.ndim:
         cc = torch.zeros((lmax + 1,) + tuple(c.shape[1:]), dtype=c.dtype)
         cc[torch.as_tensor(degs)] = c
         c = cc
-    if rank != order and not full:
+    if rank is not None and rank != order and not full:
         warnings.warn("The fit may be poorly conditioned", _np.exceptions.RankWarning, stacklevel=2)
     if full:
-        return wrap(c), [wrap(resids), wrap(torch.tensor(rank, dtype=torch.int32)), wrap(s), rcond]
+        return wrap(c), [wrap(resids), wrap(torch.tensor(rank, dtype=torch.int32)), wrap(s), fit_rcond_out(rcond, rc)]
     return wrap(c)
 
 
