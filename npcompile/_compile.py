@@ -437,12 +437,14 @@ def _make_wrapper(state: _Compiled):
             elif isinstance(a, _ndarray):
                 _fallback.note_array_argument(a, state._recorder)
             i += 1
-        mask = _mask_string(bits, i) if bits else ""
+        mask = (_MASKS.get((bits, i)) or _mask_string(bits, i)) if bits else ""
         if kwargs:
             kwargs, mask, nk, has_base_k, need_grad_k = _convert_kwargs(kwargs, mask, in_arrays, in_tensors, state)
             has_base = has_base or has_base_k
             need_grad = need_grad or need_grad_k
-        if len(in_arrays) > 1 and (has_base or len(set(map(id, in_arrays))) != len(in_arrays)):
+        n_in = len(in_arrays)
+        if n_in > 1 and (has_base or (in_arrays[0] is in_arrays[1] if n_in == 2
+                                      else len(set(map(id, in_arrays))) != n_in)):
             fixed = _alias_fix(in_arrays, in_tensors)
             if fixed is not in_tensors:
                 _apply_alias_fix(targs, kwargs, in_tensors, fixed)
