@@ -5,7 +5,8 @@ eager fallbacks and graph breaks do.
 
 The raw-torch statement is the cheapest torch spelling of NumPy's semantics, not of torch's: ``a[3]`` in
 NumPy is a scalar that does not alias ``a``, so its baseline is ``a[3].clone()`` (torch's ``a[3]`` is a view).
-Times are CPU time (``time.process_time``) minima over rounds: robust to other processes on a shared machine.
+Times are CPU time (``time.process_time``) minima over rounds that alternate between a row's columns: robust
+to other processes on a shared machine.
 
     python -m benchmarks.eager_overhead [--repeat 50] [--json PATH]
 """
@@ -21,7 +22,7 @@ if __package__ in (None, ""):  # allow `python benchmarks/eager_overhead.py`
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     __package__ = "benchmarks"
 
-from .timing import per_call  # noqa: E402
+from .timing import per_call_interleaved  # noqa: E402
 
 # (label, statement in NumPy spelling with namespace `xp`, statement for raw torch)
 CASES = [
@@ -67,21 +68,27 @@ def namespaces():
 
 
 def measure(repeat=50):
+    """label -> column -> microseconds per call (or an error string); a row's columns are timed in alternating
+    rounds, so a change of load hits them alike."""
     spaces = namespaces()
     results = {}
     for label, np_stmt, torch_stmt in CASES:
         row = results[label] = {}
+        stmts = {}
         for col in COLUMNS:
-            ns = spaces[col]
+            ns, stmt = spaces[col], torch_stmt if col == "torch" else np_stmt
             if isinstance(ns, str):
                 row[col] = ns
                 continue
             try:
-                row[col] = per_call(torch_stmt if col == "torch" else np_stmt, ns, repeat=repeat,
-                                    clock=time.process_time, stat=min) * 1e6
+                eval(stmt, dict(ns))  # noqa: S307 - our own statements; fail early with the cell's error
             except Exception as e:  # noqa: BLE001
                 row[col] = _short(e)
-    return results
+                continue
+            stmts[col] = (stmt, ns)
+        times = per_call_interleaved(stmts, repeat=repeat, clock=time.process_time, stat=min)
+        row.update({col: t * 1e6 for col, t in times.items()})
+    return {label: {col: row[col] for col in COLUMNS} for label, row in results.items()}
 
 
 def _ratio(x, y):

@@ -75,17 +75,26 @@ def measure_interleaved(fns, args, repeat=None, target_s=TARGET_S):
 
 def per_call(stmt, namespace, repeat=7, min_total_s=0.2, clock=time.perf_counter, stat=statistics.median):
     """Median (or `stat`) seconds per execution of a tiny statement (a string, so timeit adds no call layer):
-    the loop count is grown until one repeat takes >= min_total_s / repeat, then `repeat` repeats.
-    clock=time.process_time with stat=min counts only this process's CPU time: robust to other load."""
+    the loop count is grown until one repeat takes >= min_total_s / repeat, then `repeat` repeats."""
+    return per_call_interleaved({0: (stmt, namespace)}, repeat, min_total_s, clock, stat)[0]
+
+
+def per_call_interleaved(stmts, repeat=7, min_total_s=0.2, clock=time.perf_counter, stat=statistics.median):
+    """per_call for several statements {key: (stmt, namespace)}, sampled in rounds (one repeat of each per
+    round) so that load changes hit them alike; clock=time.process_time with stat=min counts only this
+    process's CPU time, the most robust to other load. Returns key -> seconds per execution."""
     import timeit
 
-    timer = timeit.Timer(stmt, globals=namespace, timer=clock)
-    timer.timeit(number=10)  # warm-up, and fail early on an error
-    number = 1
-    while True:
-        if timer.timeit(number=number) >= min_total_s / repeat:
-            break
-        number *= 4 if number < 10_000_000 else 1
-        if number >= 10_000_000:
-            break
-    return stat(t / number for t in timer.repeat(repeat=repeat, number=number))
+    timers, number = {}, {}
+    for key, (stmt, namespace) in stmts.items():
+        timer = timers[key] = timeit.Timer(stmt, globals=namespace, timer=clock)
+        timer.timeit(number=10)  # warm-up, and fail early on an error
+        n = 1
+        while n < 10_000_000 and timer.timeit(number=n) < min_total_s / repeat:
+            n *= 4
+        number[key] = n
+    samples = {key: [] for key in stmts}
+    for _ in range(repeat):
+        for key, timer in timers.items():
+            samples[key].append(timer.timeit(number=number[key]) / number[key])
+    return {key: stat(v) for key, v in samples.items()}
