@@ -103,7 +103,19 @@ class _Plan:
     __slots__ = ("basic", "flips", "adv", "adjacent", "element", "has_arr", "whole_mask", "bounds")
 
     def view(self, t):
-        return t if self.basic is None else t[self.basic]
+        if self.basic is None:
+            return t
+        if not any(type(b) is torch.SymInt for b in self.basic):
+            return t[self.basic]
+        # A symbolic int (a dynamic loop index): torch indexing would specialise it, so select() it instead.
+        d = 0
+        for b in self.basic:
+            if type(b) in (builtins.int, torch.SymInt):
+                t = t.select(d, b)
+            else:
+                t = t[(slice(None),) * d + (b,)]
+                d += 1
+        return t
 
     def check_bounds(self):
         """NumPy checks the indices it generates: none when an index array (or a mask's hits) is empty."""

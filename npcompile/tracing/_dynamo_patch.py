@@ -274,13 +274,21 @@ class ShimMethodCall:
         return _run_shim(f"ndarray.{method}", lambda obj, *a, **k: getattr(obj, method)(*a, **k), args, kwargs)
 
 
+def _getitem_symbolic(a, dim, i):
+    """Dynamo writes ``a[i]`` with a symbolic int ``i`` (e.g. a dynamic loop index) as torch.select(a, 0, i)."""
+    return a[i]
+
+
+_getitem_symbolic.__name__ = "getitem"
+
+
 class ShimOperatorCall:
     """Graph node target for an operator (``a + b``, ``a[i]``, ``a += b``...) on arrays."""
 
     __slots__ = ("op", "__name__", "__qualname__")
 
     def __init__(self, op):
-        self.op = op
+        self.op = _getitem_symbolic if op is torch.select else op
         self.__name__ = "npc_op_" + getattr(op, "__name__", "op")
         self.__qualname__ = self.__name__
 

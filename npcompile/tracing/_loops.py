@@ -24,6 +24,7 @@ import inspect
 import textwrap
 import types
 
+import numpy as _np
 import torch
 
 from ..fallback import OUTLINED_LOOP
@@ -475,10 +476,10 @@ def _for_runner(body, n_state, with_item, recorder):
         with shared:
             if with_item:
                 for item in iterable:
-                    state = body(item, *state, *reads)
+                    state = _step(body, (item,), state, reads)
             else:
                 for _ in iterable:
-                    state = body(*state, *reads)
+                    state = _step(body, (), state, reads)
         return state
 
     return run
@@ -492,10 +493,25 @@ def _while_runner(cond, step, n_state, recorder):
         go = cond(*vals)  # the first test in plain NumPy; the step returns the next one from its graph
         with shared:
             while go:
-                *state, go = step(*state, *reads)
+                *state, go = _step(step, (), state, reads)
         return tuple(state)
 
     return run
+
+
+# NumPy scalar types with a torch dtype.
+_NP_SCALARS = frozenset(_np.dtype(c).type for c in "?bhilqBHILQefdFD")
+
+
+def _step(body, item, state, reads):
+    """One call of the body.  NumPy scalars in the state go in as 0-d arrays, as the shim treats them anyway:
+    Dynamo would specialise on a scalar's value and recompile the body for every new value (an accumulator);
+    one that comes back unchanged is the caller's scalar again."""
+    if not any(type(v) in _NP_SCALARS for v in state):
+        return body(*item, *state, *reads)
+    args = tuple(_np.asarray(v) if type(v) in _NP_SCALARS else v for v in state)
+    out = body(*item, *args, *reads)
+    return tuple(s if o is a and a is not s else o for o, a, s in zip(out, args, state)) + tuple(out[len(state):])
 
 
 __all__ = ["outline"]

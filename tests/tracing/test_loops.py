@@ -279,9 +279,24 @@ def test_loops_left_to_dynamo_keep_python_semantics(fn):
     _check(fn, *args, outlined=False)
 
 
-def test_maybe_unbound_read_raises_as_python_does():
-    # prev is read in the first iteration of a path Python never takes: still the function's own semantics
+def test_maybe_unbound_read_is_left_alone():
+    # prev may be unbound when the body reads it (on a path Python never takes): passing it in would raise
     _check(_maybe_unbound_read, np.arange(12.0), outlined=False)
+
+
+def test_index_by_loop_variable_and_scalar_accumulator_compile_at_most_twice():
+    def ema(x, alpha):
+        out = np.empty_like(x)
+        acc = x[0]
+        for i in range(x.shape[0]):
+            acc = alpha * x[i] + (1 - alpha) * acc  # acc: a NumPy scalar; i: an int, dynamic from the 2nd value
+            out[-1 - i] = acc
+        return out, acc
+
+    for n in (12, 30):
+        rec = RecordingBackend()
+        _check(ema, np.random.default_rng(1).random(n), 0.3, backend=rec)
+        assert len(rec.graphs) <= 4  # before, after, and the body twice (static i, then symbolic i)
 
 
 def test_body_temporaries_stay_local():
