@@ -121,6 +121,15 @@ def test_basic_getitem_is_a_view(data, a):
     assert r.base is not None
 
 
+def test_element_is_not_a_view():
+    """An index picking one element gives NumPy's scalar: later writes to the array do not change it."""
+    for a, index in [(numpy.arange(5.0), 3), (numpy.arange(6.0).reshape(2, 3), (1, -1)), (numpy.array(7.0), ())]:
+        s = shim.asarray(a.copy())
+        x = s[index]
+        s[...] = -1
+        assert x.ndim == 0 and float(x) == a[index]
+
+
 def _is_basic(index):
     entries = index if isinstance(index, tuple) else (index,)
     return all(e is None or e is Ellipsis or type(e) is int or (isinstance(e, slice) and (e.step or 1) > 0)
