@@ -9,7 +9,8 @@ How a call runs
 2. calls a private entry function (its own code object per compiled function, so Dynamo's per-code caches
    and recompile limits are ours alone) with TorchDynamo's frame callback set; the entry function turns the
    tensors back into arrays (``t.numpy()``, traced by Dynamo as NumPy arrays), calls ``fn`` and turns array
-   results into tensors (in-graph, free);
+   results into tensors (in-graph, free).  Warm calls of a function captured as one graph skip the frame
+   callback: ``npcompile.tracing._fast_path`` checks the cached entry's guards and runs its code directly;
 3. turns the tensors that come out into NumPy arrays again: an output that *is* an input array (same memory,
    shape, strides, dtype: ``out=``, in-place, returned arguments) comes back as the caller's very object, and
    a 0-D result comes back as a NumPy scalar (``numpy.float64``...), as NumPy returns from full reductions.

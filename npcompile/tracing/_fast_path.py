@@ -15,10 +15,14 @@ The run-time Dynamo internals npcompile relies on are all here (the trace-time o
 * ``torch._dynamo.eval_frame._debug_get_cache_entry_list(code)``: the cache entries of a code object, each
   with ``.code`` (the transformed code object, same arguments and free variables as the original) and
   ``.guard_manager`` (a ``GuardManagerWrapper``: ``.root.check(f_locals)`` evaluates all the entry's guards,
-  global state such as grad mode and the default device included, given the frame's locals as a dict).
-* ``guard_manager.cache_entry``: set by Dynamo's C++ ``CacheEntry`` to itself, and back to ``None`` when the
-  entry dies (``torch._dynamo.reset()``, or invalidation because a guarded object was freed).  A direct entry
+  global state such as grad mode and the default device included, given the frame's locals as a dict).  The
+  entry objects are non-owning views of C++ entries: only their code and guard manager are kept.
+* ``guard_manager.cache_entry``: set by Dynamo's C++ ``CacheEntry`` to itself, and back to ``None`` by its
+  destructor (``torch._dynamo.reset()``) and by its invalidation (a guarded object was freed).  A direct entry
   is only used while it is not ``None``, so a dead entry is never called.
+* A compiled graph is installed as a ``torch._dynamo.disable`` wrapper (``_torchdynamo_disable``, the graph
+  as ``__wrapped__``) that only clears the frame callback around the call; the direct call clears it itself
+  and calls the graph (see ``_globals_for``).
 * ``torch._dynamo.config.record_runtime_overhead`` (set off while we compile, see ``config_patches``): the
   profiler bookkeeping Dynamo otherwise puts into every transformed code.
 
@@ -51,8 +55,9 @@ _CONSTANT_TYPES = (str, int, float, complex, bool, bytes, type(None))
 # Opcodes through which a transformed code could reach user code or module state (closure cells, globals,
 # imports): an entry using any of them stays on the normal path.
 _DENIED_OPS = frozenset({"LOAD_DEREF", "LOAD_CLASSDEREF", "LOAD_CLOSURE", "STORE_DEREF", "DELETE_DEREF",
-                         "LOAD_NAME", "STORE_NAME", "DELETE_NAME", "STORE_GLOBAL", "DELETE_GLOBAL",
-                         "IMPORT_NAME", "IMPORT_FROM", "IMPORT_STAR"})
+                         "LOAD_FROM_DICT_OR_DEREF", "LOAD_FROM_DICT_OR_GLOBALS", "LOAD_NAME", "STORE_NAME",
+                         "DELETE_NAME", "STORE_GLOBAL", "DELETE_GLOBAL", "IMPORT_NAME", "IMPORT_FROM",
+                         "IMPORT_STAR"})
 
 
 def config_patches() -> dict:
@@ -83,9 +88,8 @@ def _direct_only(code: types.CodeType, module_globals: dict) -> bool:
 
 
 def _globals_for(code: types.CodeType, module_globals: dict) -> dict:
-    """The globals a direct entry's code loads, with each compiled graph unwrapped from its
-    ``torch._dynamo.disable`` wrapper: that wrapper only clears the frame callback around the call (and
-    records export annotations, not wanted at run time), and the direct call has cleared it already."""
+    """The globals a direct entry's code loads, each compiled graph unwrapped from its ``torch._dynamo.disable``
+    wrapper (which clears the frame callback around the call; the direct call has cleared it already)."""
     g = {"__builtins__": module_globals.get("__builtins__")}
     for ins in dis.get_instructions(code):
         if ins.opname == "LOAD_GLOBAL" and ins.argval not in g:
@@ -127,7 +131,8 @@ class DirectPath:
             item = known.get(id(gm))
             if item is None:
                 root = getattr(gm, "root", None)
-                if root is None or code.co_freevars != entry.__code__.co_freevars or not _direct_only(code, entry.__globals__):
+                if (root is None or code.co_freevars != entry.__code__.co_freevars
+                        or not _direct_only(code, entry.__globals__)):
                     continue
                 fn = types.FunctionType(code, _globals_for(code, entry.__globals__), code.co_name, None,
                                         entry.__closure__)
