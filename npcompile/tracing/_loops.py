@@ -37,6 +37,7 @@ _FUTURE_FLAGS = 0
 for _name in __future__.all_feature_names:
     _FUTURE_FLAGS |= getattr(__future__, _name).compiler_flag
 _NOT_PLAIN = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR | inspect.CO_ITERABLE_COROUTINE
+_LOOP_OPCODES = frozenset(op for name, op in dis.opmap.items() if "BACKWARD" in name)  # a loop jumps back
 _COMPS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 # Constructs a loop body must not contain (they act outside the body or need the function's own frame).
@@ -55,7 +56,8 @@ def outline(fn, compile_body, recorder):
 
     compile_body(f) compiles a loop body; recorder() gives the caller's ``explain`` recorder (or None), which
     the bodies share while the loop runs."""
-    if type(fn) is not types.FunctionType or fn.__code__.co_flags & _NOT_PLAIN or getattr(fn, "_npc_outlined", 0):
+    if type(fn) is not types.FunctionType or fn.__code__.co_flags & _NOT_PLAIN or getattr(fn, "_npc_outlined", 0) \
+            or _LOOP_OPCODES.isdisjoint(fn.__code__.co_code[::2]):
         return fn
     try:
         tree = _function_tree(fn)
