@@ -11,7 +11,10 @@ Seeding: a ``RandomState(seed)`` or ``default_rng(seed)`` owns a ``torch.Generat
 ``np.random.seed(s)`` gives the legacy module functions such a generator.  Until it is called (or after
 ``seed(None)``) the module functions draw from torch's global generator, so ``torch.manual_seed`` also makes them
 reproducible.  Under ``npcompile.compile`` a ``torch.Generator`` cannot be traced: compiled code always draws
-from torch's global generator (seed it with ``torch.manual_seed`` for reproducible compiled runs).
+from torch's global generator (seed it with ``torch.manual_seed`` for reproducible compiled runs).  The exception
+is ``numpy.random.default_rng(seed)`` called inside the compiled function with a constant seed: its draws with
+constant arguments are constants, drawn by real NumPy at trace time (``npcompile.tracing._dynamo_patch``), so
+they are NumPy's exact stream.
 
 Parameter checks (``scale < 0`` and the like) on array parameters look at the values: eager only, skipped
 while tracing.  Not modelled (``UnsupportedFeature``): the bit generators and ``SeedSequence``.

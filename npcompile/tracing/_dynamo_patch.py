@@ -8,7 +8,8 @@ everything back on exit (also on exceptions).  It is entered only while Dynamo *
 ``npcompile.compile`` function (see ``npcompile/_compile.py``), never for a plain ``torch.compile``.
 
 The FX graphs produced under the patch reference our own callables (``ShimCall``, ``ShimMethodCall``,
-``ShimOperatorCall``, ``shim_attr``), which close over ``npcompile._numpy`` directly, so running such a graph
+``ShimOperatorCall``, ``shim_attr``; ``ArrayConstant`` for draws of a generator seeded inside the traced code,
+folded at trace time), which close over ``npcompile._numpy`` directly, so running such a graph
 later (outside the patch, e.g. with the "eager" backend) needs no patch; guards reference no ``torch._numpy``
 object either (they check tensors, NumPy callables by id, and NumPy dtypes), so guard evaluation needs none.
 
@@ -497,6 +498,11 @@ def _dtype_only_value(v):
 
 
 def _numpy_var_call_function(self, tx, args, kwargs):
+    if self.value is _np.random.default_rng and torch._dynamo.config.trace_numpy \
+            and _np.random.default_rng not in _disallowed:
+        folded = _seeded_generator(args, kwargs)
+        if folded is not None:
+            return folded
     if self.value is _np.result_type and not kwargs and torch._dynamo.config.trace_numpy \
             and _np.result_type not in _disallowed:
         try:
@@ -506,6 +512,112 @@ def _numpy_var_call_function(self, tx, args, kwargs):
         if consts is not None:
             return _NumpyDTypeVariable(_np.result_type(*consts))
     return _ORIG_NUMPY_CALL_FUNCTION(self, tx, args, kwargs)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# ``numpy.random.default_rng(seed)`` made inside the traced function with a constant seed: its draws with constant
+# arguments (sizes from static shapes, Python scalars) are constants too, the same on every call, so they are
+# drawn by real NumPy at trace time and enter the graph as constant arrays: NumPy's exact stream, one graph.
+# (A torch.Generator cannot be traced, so draws with array arguments, or past the size limit, graph-break there;
+# the generator is then rebuilt, in its state at that point, for real NumPy to go on.)  A generator made with
+# no seed (fresh entropy), or passed in, is left as before.
+# --------------------------------------------------------------------------------------------------------------
+
+FOLDED_DRAW_LIMIT = 1 << 20  # the most elements one folded draw embeds in the graph
+
+
+def _constant(v):
+    """The Python value of a Dynamo variable, guarded (a constant that came from an input is checked per call)."""
+    return v.guard_as_python_constant() if hasattr(v, "guard_as_python_constant") else v.as_python_constant()
+
+
+def _seeded_generator(args, kwargs):
+    try:
+        seed = [_constant(a) for a in args] + [_constant(v) for v in kwargs.values()]
+    except Exception:
+        return None
+    if len(seed) != 1 or seed[0] is None or isinstance(seed[0], (_np.random.Generator, _np.random.BitGenerator)):
+        return None
+    try:
+        gen = _np.random.default_rng(*seed)
+    except Exception:
+        return None  # NumPy raises the error at run time
+    return SeededGeneratorVariable(gen)
+
+
+class ArrayConstant:
+    """Graph node target (wrapped in ``ShimCall``) that gives one fixed array: a folded draw."""
+
+    __name__ = __qualname__ = "seeded_draw"
+
+    def __init__(self, value):
+        self.value = value
+
+    def __call__(self):
+        return torch.tensor(self.value)
+
+
+def _seeded_generator_variable_type():
+    from torch._dynamo.exc import unimplemented
+    from torch._dynamo.variables.base import VariableTracker
+    from torch._dynamo.variables.constant import ConstantVariable
+
+    class SeededGeneratorVariable(VariableTracker):
+        """A ``numpy.random.Generator`` seeded by a constant inside the traced code; holds the real generator, in
+        the state the draws traced so far left it."""
+
+        _nonvar_fields = {"gen", *VariableTracker._nonvar_fields}
+
+        def __init__(self, gen, **kwargs):
+            super().__init__(**kwargs)
+            self.gen = gen
+
+        def python_type(self):
+            return _np.random.Generator
+
+        def _break(self, name, why):
+            unimplemented(gb_type="npcompile: seeded generator draw", context=f"Generator.{name}",
+                          explanation=f"Generator.{name} {why}: it runs in real NumPy", hints=[])
+
+        def call_method(self, tx, name, args, kwargs):
+            import copy
+
+            from torch._dynamo.utils import proxy_args_kwargs
+
+            if name.startswith("_") or not callable(getattr(self.gen, name, None)) or "out" in kwargs:
+                self._break(name, "is not a draw that can be folded")
+            try:
+                a = [_constant(v) for v in args]
+                k = {n: _constant(v) for n, v in kwargs.items()}
+            except Exception:
+                self._break(name, "has array (non-constant) arguments")
+            trial = copy.deepcopy(self.gen)  # NumPy's state advances only if the draw succeeds
+            try:
+                value = getattr(trial, name)(*a, **k)
+            except Exception:
+                self._break(name, "raises for these arguments")
+            if isinstance(value, (float, int, bytes)) or value is None:
+                self.gen = trial
+                return ConstantVariable.create(value)
+            if not isinstance(value, (_np.ndarray, _np.generic)) or value.dtype.kind not in "biufc" \
+                    or value.size > FOLDED_DRAW_LIMIT:
+                self._break(name, f"gives more than {FOLDED_DRAW_LIMIT} elements or a non-numeric result")
+            self.gen = trial
+            proxy = tx.output.create_proxy("call_function", ShimCall(ArrayConstant(_np.asarray(value))),
+                                           *proxy_args_kwargs([], {}))
+            return _NumpyNdarrayVariable.create(tx, proxy)
+
+        def reconstruct(self, codegen):
+            import pickle
+
+            codegen.add_push_null(lambda: codegen.load_import_from("pickle", "loads"))
+            codegen(ConstantVariable.create(pickle.dumps(self.gen)))
+            codegen.call_function(1, False)
+
+    return SeededGeneratorVariable
+
+
+SeededGeneratorVariable = _seeded_generator_variable_type()
 
 
 # --------------------------------------------------------------------------------------------------------------

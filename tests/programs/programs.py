@@ -5,8 +5,8 @@ every program); the shapes of the computations are what matter.
 
 Each entry: ``PROGRAMS[name] = Program(fn, make_inputs, rtol)``.  ``make_inputs(rng)`` draws fresh random
 inputs; randomness used *by* a program (Monte Carlo) is drawn outside and passed in, so results are
-deterministic and comparable with NumPy (``seeded_random_projection`` seeds a generator inside: NumPy's own
-stream, compared exactly, so it is right only while such generators run in real NumPy).
+deterministic and comparable with NumPy (``seeded_random_projection`` seeds a generator inside: its draws are
+folded from NumPy's own stream, so they compare exactly).
 """
 
 from __future__ import annotations
