@@ -18,7 +18,7 @@ from numpy.exceptions import AxisError
 from .._errors import UnsupportedFeature
 from . import _dtypes
 from ._creation import _array, _copy_in, _order, asarray, assign, broadcast_value, linspace
-from ._ndarray import _is_contiguous, ndarray, view_of, wrap
+from ._ndarray import _is_contiguous, ndarray, reversed_axes, view_of, wrap
 from ._normalize import (
     _holds_tensor, as_tensor, as_tensor_dtype, broadcast_shape, cast, check_out, normalize_axis_index,
     normalize_axis_tuple, normalize_shape,
@@ -30,10 +30,6 @@ __all__ = ["reshape", "ravel", "transpose", "permute_dims", "matrix_transpose", 
            "column_stack", "block", "split", "array_split", "hsplit", "vsplit", "dsplit", "unstack", "tile",
            "repeat", "flip", "fliplr", "flipud", "roll", "rot90", "pad", "delete", "insert", "append", "resize",
            "trim_zeros", "require", "shape", "ndim", "size", "copyto"]
-
-
-def _reversed_axes(t: torch.Tensor) -> torch.Tensor:
-    return t.permute(tuple(range(t.ndim - 1, -1, -1)))
 
 
 def _moving(t: torch.Tensor, op):
@@ -76,8 +72,8 @@ def reshape(a, /, shape, order="C", *, copy=None):
     if o == "K":
         raise ValueError("order 'K' is not permitted for reshaping")
     if o == "F":
-        r = _reversed_axes(t).reshape(shape[::-1])
-        is_view, r = r._is_view(), _reversed_axes(r)
+        r = reversed_axes(t).reshape(shape[::-1])
+        is_view, r = r._is_view(), reversed_axes(r)
     else:
         r = t.reshape(shape)
         is_view = r._is_view()
@@ -122,7 +118,7 @@ def ravel(a, order="C"):
     t = a.tensor
     o = _memory_order(t, order)
     if o == "F":
-        t = _reversed_axes(t)
+        t = reversed_axes(t)
     elif o == "K":
         strides = t.stride()
         t = t.permute(sorted(range(t.ndim), key=lambda i: -strides[i]))
@@ -166,14 +162,14 @@ def resize(a, new_shape):
 def transpose(a, axes=None):
     a = asarray(a)
     if axes is None:
-        return view_of(a, _reversed_axes(a.tensor))
+        return view_of(a, reversed_axes(a.tensor))
     axes = tuple(axes) if hasattr(axes, "__iter__") else (axes,)
     if len(axes) != a.ndim:
         raise ValueError("axes don't match array")
     perm = tuple(normalize_axis_index(i, a.ndim) for i in axes)
     if len(set(perm)) != len(perm):
         raise ValueError("repeated axis in transpose")
-    return view_of(a, a.tensor.permute(perm))
+    return view_of(a, torch.permute(a.tensor, perm))
 
 
 def permute_dims(a, axes=None):
@@ -202,7 +198,7 @@ def moveaxis(a, source, destination):
     perm = [i for i in range(a.ndim) if i not in src]
     for d, s in sorted(zip(dst, src)):
         perm.insert(d, s)
-    return view_of(a, a.tensor.permute(perm))
+    return view_of(a, torch.permute(a.tensor, perm))
 
 
 def rollaxis(a, axis, start=0):
@@ -216,7 +212,7 @@ def rollaxis(a, axis, start=0):
         raise AxisError(f"'start' arg requires {-n} <= start < {n + 1}, but {start} was passed in")
     perm = [i for i in range(n) if i != axis]
     perm.insert(start - 1 if axis < start else start, axis)
-    return view_of(a, a.tensor.permute(perm))
+    return view_of(a, torch.permute(a.tensor, perm))
 
 
 def expand_dims(a, axis):

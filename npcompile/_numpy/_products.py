@@ -81,7 +81,8 @@ def matmul_native(a, b, dtype):
 
 def _pair_dtype(a, b):
     """The result dtype of a product of tensors ``a`` and ``b`` (NumPy's promotion; no weak operands)."""
-    return _dtypes.promote_types(_dtypes.from_torch(a.dtype), _dtypes.from_torch(b.dtype))
+    da = _dtypes.from_torch(a.dtype)
+    return da if a.dtype is b.dtype else _dtypes.promote_types(da, _dtypes.from_torch(b.dtype))
 
 
 def _cast(t, td):
@@ -136,15 +137,15 @@ def _shape_str(shape):
 def dot(a: ArrayLike, b: ArrayLike, out=None):
     """``numpy.dot``: sum over the last axis of ``a`` and the second-to-last of ``b`` (multiply for 0-D)."""
     na, nb = a.ndim, b.ndim
-    sa, sb = list(range(na)), list(range(na, na + nb))
-    if na and nb:
-        ib = max(nb - 2, 0)
-        if a.shape[-1] != b.shape[ib]:
-            raise _not_aligned(a, b, na - 1, ib)
-        sb[ib] = sa[-1]
+    ib = max(nb - 2, 0)
+    if na and nb and a.shape[-1] != b.shape[ib]:
+        raise _not_aligned(a, b, na - 1, ib)
     dtype = _pair_dtype(a, b)
     r = matmul_native(a, b, dtype) if 0 < na <= 2 and 0 < nb <= 2 else None  # dot is matmul up to 2-D
     if r is None:
+        sa, sb = list(range(na)), list(range(na, na + nb))
+        if na and nb:
+            sb[ib] = sa[-1]
         out_sub = [x for x in sa + sb if x not in sa or x not in sb]
         r = contract([a, b], [sa, sb], out_sub, dtype)
     return r if out is None else _dot_out(r, out)
