@@ -925,15 +925,7 @@ def _matmul(a, b):
         from ._products import matmul_exact  # no exact torch kernel: bool, integers off the CPU
 
         return matmul_exact(a, b)
-    if a.ndim == 2 and b.ndim == 1 and is_tracing(a) and a.numel() >= _BLAS_MATVEC:
-        # Traced, a matrix-vector product is decomposed into a pointwise-and-sum loop that Inductor runs at a
-        # fraction of the bandwidth BLAS reaches (an outer reduction for ``X.T @ v``); as an n x 1 matmul it
-        # stays one BLAS call.
-        return torch.mm(a, b.unsqueeze(1)).squeeze(1)
     return a @ b
-
-
-_BLAS_MATVEC = 1 << 16  # matrix elements from which a traced matrix-vector product goes to BLAS
 
 
 def _vecdot(a, b):
