@@ -148,7 +148,11 @@ class DirectPath:
             if gm.cache_entry is None:  # died (reset / invalidated): rebuild after the normal path ran
                 self.stale = True
                 continue
-            if check(f_locals):
+            try:
+                passed = check(f_locals)
+            except Exception:  # a guard that raises: the normal path repeats Dynamo's own handling
+                return MISS
+            if passed:
                 # As on a Dynamo cache hit, minus the frame callback: nothing the code calls is compiled
                 # (the graphs are Dynamo-disabled anyway), so an outer torch.compile's hook is set aside too.
                 prior = _set_eval_frame(None)
