@@ -220,7 +220,7 @@ def expand_dims(a, axis):
     axis = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
     axes = normalize_axis_tuple(axis, a.ndim + len(axis))
     sizes = iter(a.shape)
-    return view_of(a, a.tensor.reshape([1 if i in axes else next(sizes) for i in range(a.ndim + len(axes))]))
+    return view_of(a, torch.reshape(a.tensor, [1 if i in axes else next(sizes) for i in range(a.ndim + len(axes))]))
 
 
 def squeeze(a, axis=None):
@@ -321,12 +321,22 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind")
 concat = concatenate  # the Array API name (the same function in NumPy)
 
 
-def _concatenate(ts: list, axis, out, dtype, casting):
+def _joined(join, ts: list, axis, out, dtype, casting):
+    """The fast path of concatenate and stack: ``join(ts, axis)`` (``torch.cat`` or ``torch.stack``) as an array
+    when there is nothing to cast or write to and it joins as NumPy does (``_direct_cat``); else None, also on any
+    shape or axis error, whose message the general path gives."""
     if out is None and dtype is None and casting == "same_kind" and type(axis) is int and _direct_cat(ts):
-        try:  # fast path; any shape or axis error goes to the general path's message
-            return wrap(torch.cat(ts, axis))
+        try:
+            return wrap(join(ts, axis))
         except (RuntimeError, IndexError):
             pass
+    return None
+
+
+def _concatenate(ts: list, axis, out, dtype, casting):
+    r = _joined(torch.cat, ts, axis, out, dtype, casting)
+    if r is not None:
+        return r
     out = check_out(out)
     if out is not None and dtype is not None:
         raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but both were provided.")
@@ -395,6 +405,9 @@ def _check_join(ts, axis):
 
 def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     ts = _sequence(arrays, stacking=True)
+    r = _joined(torch.stack, ts, axis, out, dtype, casting)
+    if r is not None:
+        return r
     if not ts:
         raise ValueError("need at least one array to stack")
     if any(t.shape != ts[0].shape for t in ts):
@@ -405,7 +418,7 @@ def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
 
 def _lifted(ts, n):
     """``atleast_{n}d`` on tensors."""
-    return [t.reshape(_ATLEAST[n](tuple(t.shape))) for t in ts]
+    return [t if t.ndim >= n else torch.reshape(t, _ATLEAST[n](tuple(t.shape))) for t in ts]
 
 
 def vstack(tup, *, dtype=None, casting="same_kind"):
