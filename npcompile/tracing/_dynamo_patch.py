@@ -53,6 +53,7 @@ def check_torch_version() -> None:
 check_torch_version()
 
 import torch._dynamo  # noqa: E402
+import torch._dynamo.trace_rules as _dy_rules  # noqa: E402
 import torch._dynamo.utils as _dy_utils  # noqa: E402
 import torch._dynamo.variables.builtin as _dy_builtin  # noqa: E402
 import torch._dynamo.variables.misc as _dy_misc  # noqa: E402
@@ -82,6 +83,7 @@ for _name in ("get_np_to_tnp_map", "get_tnp_to_np_map"):
 _require(_dy_builtin, "numpy_operator_wrapper")
 _require(_dy_tensor, "tnp")
 _ORIG_NDARRAY_GETATTR = _require(_NumpyNdarrayVariable, "var_getattr")
+_ORIG_IS_NUMPY = _require(_dy_rules, "is_numpy")
 del _name
 
 
@@ -467,6 +469,8 @@ _ORIG_NUMPY_CALL_METHOD = _require(_NumpyVariable, "call_method")
 
 def _numpy_var_call_method(self, tx, name, args, kwargs):
     value = self.value
+    if value is _np.polynomial.Polynomial and name in _POLYNOMIAL_CONSTRUCTORS:
+        return PolynomialVariable.construct(tx, name, args, kwargs)
     if (name in _UFUNC_METHODS and isinstance(value, _np.ufunc) and torch._dynamo.config.trace_numpy):
         bound_np = getattr(value, name)
         ours = np_to_shim_map().get(bound_np)
@@ -498,6 +502,8 @@ def _dtype_only_value(v):
 
 
 def _numpy_var_call_function(self, tx, args, kwargs):
+    if self.value is _np.polynomial.Polynomial:
+        return PolynomialVariable.construct(tx, "__init__", args, kwargs)
     if self.value is _np.random.default_rng and torch._dynamo.config.trace_numpy \
             and _np.random.default_rng not in _disallowed:
         folded = _seeded_generator(args, kwargs)
@@ -621,6 +627,110 @@ SeededGeneratorVariable = _seeded_generator_variable_type()
 
 
 # --------------------------------------------------------------------------------------------------------------
+# ``numpy.polynomial.Polynomial`` objects made inside the traced code.  NumPy's class is Python in a module Dynamo
+# skips (a graph break at every use).  Here the class counts as a NumPy callable (``_is_numpy``) and an object
+# made from it (``Polynomial(...)``, ``Polynomial.fit(...)``) is a ``PolynomialVariable``: its coefficients,
+# domain and window are graph arrays, and each method is one graph node that runs the shim's ``Polynomial``
+# (``PolynomialOp``).  Methods without a node (arithmetic: trimming is data-dependent; roots; printing...)
+# graph-break, and the object is rebuilt as NumPy's ``Polynomial`` from the three arrays.
+# --------------------------------------------------------------------------------------------------------------
+
+_POLYNOMIAL_CONSTRUCTORS = ("fit", "identity", "basis", "fromroots")
+_POLYNOMIAL_RESULTS = ("deriv", "integ", "copy", "cutdeg", "truncate", "trim", "convert", "__neg__", "__pos__")
+_ARRAY_RESULTS = ("__call__", "roots")
+
+
+def _is_numpy(obj) -> bool:
+    return obj is _np.polynomial.Polynomial or _ORIG_IS_NUMPY(obj)
+
+
+class PolynomialOp:
+    """Graph node target (wrapped in ``ShimCall``): one part (``coef``, ``domain``, ``window``) of a shim
+    ``Polynomial`` made by ``make`` (a constructor name) or by the method ``method`` of the polynomial given by
+    the first three arguments; or the method's array result when ``part`` is None."""
+
+    def __init__(self, make, method, part, symbol):
+        self.make, self.method, self.part, self.symbol = make, method, part, symbol
+        self.__name__ = self.__qualname__ = f"Polynomial_{make or method}" + (f"_{part}" if part else "")
+
+    def __call__(self, *args, **kwargs):
+        cls = _shim().polynomial.Polynomial
+        if self.make == "__init__":
+            out = cls(*args, **kwargs, symbol=self.symbol)
+        elif self.make:
+            out = getattr(cls, self.make)(*args, **kwargs, symbol=self.symbol)
+        else:
+            out = getattr(cls(*args[:3], symbol=self.symbol), self.method)(*args[3:], **kwargs)
+        return getattr(out, self.part) if self.part else out
+
+
+def _polynomial_variable_type():
+    from torch._dynamo.exc import unimplemented
+    from torch._dynamo.utils import proxy_args_kwargs
+    from torch._dynamo.variables.base import VariableTracker
+    from torch._dynamo.variables.constant import ConstantVariable
+
+    def node(tx, target, args, kwargs):
+        proxy = tx.output.create_proxy("call_function", ShimCall(target), *proxy_args_kwargs(args, kwargs))
+        return _NumpyNdarrayVariable.create(tx, proxy)
+
+    class PolynomialVariable(VariableTracker):
+        """A ``numpy.polynomial.Polynomial`` made in the traced code: graph arrays ``coef``, ``domain``,
+        ``window`` and the constant ``symbol``."""
+
+        _nonvar_fields = {"symbol", *VariableTracker._nonvar_fields}
+
+        def __init__(self, coef, domain, window, symbol, **kwargs):
+            super().__init__(**kwargs)
+            self.coef, self.domain, self.window, self.symbol = coef, domain, window, symbol
+
+        @classmethod
+        def construct(cls, tx, make, args, kwargs, method=None, symbol="x"):
+            kwargs = dict(kwargs)
+            if "symbol" in kwargs:
+                symbol = _constant(kwargs.pop("symbol"))
+            if make == "fit" and "full" in kwargs:
+                unimplemented(gb_type="npcompile: Polynomial", context="Polynomial.fit(full=...)",
+                              explanation="Polynomial.fit(full=...) runs in real NumPy", hints=[])
+            parts = [node(tx, PolynomialOp(make, method, part, symbol), args, kwargs)
+                     for part in ("coef", "domain", "window")]
+            return cls(*parts, symbol)
+
+        def python_type(self):
+            return _np.polynomial.Polynomial
+
+        def var_getattr(self, tx, name):
+            if name in ("coef", "domain", "window"):
+                return getattr(self, name)
+            if name == "symbol":
+                return ConstantVariable.create(self.symbol)
+            return super().var_getattr(tx, name)
+
+        def call_function(self, tx, args, kwargs):
+            return self.call_method(tx, "__call__", args, kwargs)
+
+        def call_method(self, tx, name, args, kwargs):
+            own = [self.coef, self.domain, self.window]
+            if name in _ARRAY_RESULTS:
+                return node(tx, PolynomialOp(None, name, None, self.symbol), own + list(args), kwargs)
+            if name in _POLYNOMIAL_RESULTS:
+                return self.construct(tx, None, own + list(args), kwargs, method=name, symbol=self.symbol)
+            unimplemented(gb_type="npcompile: Polynomial", context=f"Polynomial.{name}",
+                          explanation=f"Polynomial.{name} runs in real NumPy", hints=[])
+
+        def reconstruct(self, codegen):
+            codegen.add_push_null(lambda: codegen.load_import_from("numpy.polynomial", "Polynomial"))
+            for v in (self.coef, self.domain, self.window, ConstantVariable.create(self.symbol)):
+                codegen(v)
+            codegen.call_function(4, False)
+
+    return PolynomialVariable
+
+
+PolynomialVariable = _polynomial_variable_type()
+
+
+# --------------------------------------------------------------------------------------------------------------
 # The patch itself.
 # --------------------------------------------------------------------------------------------------------------
 
@@ -657,6 +767,8 @@ def _patch_table():
         (_NumpyVariable, "call_method", _numpy_var_call_method),
         # NumpyNdarrayVariable.var_getattr: ``a.dtype`` (and nbytes/strides) as constants instead of a break.
         (_NumpyNdarrayVariable, "var_getattr", _ndarray_var_getattr),
+        # trace_rules.is_numpy: numpy.polynomial.Polynomial counts as a NumPy callable (a PolynomialVariable).
+        (_dy_rules, "is_numpy", _is_numpy),
     ]
     return table
 

@@ -372,10 +372,9 @@ class Polynomial:
     def __init__(self, coef, domain=None, window=None, symbol="x"):
         [c] = _as_series([coef], trim=False)
         self.coef = wrap(c)
-        if domain is not None:
-            self.domain = _interval(domain, "Domain")
-        if window is not None:
-            self.window = _interval(window, "Window")
+        # the defaults are made per object (not the class's arrays): new tensors are traceable (fake) ones
+        self.domain = _interval([-1.0, 1.0] if domain is None else domain, "Domain")
+        self.window = _interval([-1.0, 1.0] if window is None else window, "Window")
         if not isinstance(symbol, str) or not symbol.isidentifier():
             raise ValueError("Symbol string must be a valid Python identifier")
         self._symbol = symbol
@@ -576,8 +575,8 @@ class Polynomial:
 
     @classmethod
     def identity(cls, domain=None, window=None, symbol="x"):
-        domain = cls.domain if domain is None else domain
-        window = cls.window if window is None else window
+        domain = [-1.0, 1.0] if domain is None else domain
+        window = [-1.0, 1.0] if window is None else window
         off, scl = _mapparms(window, domain)
         return cls(torch.stack([off.tensor, scl.tensor]), domain, window, symbol)
 
@@ -594,8 +593,8 @@ class Polynomial:
         if domain is None:
             domain = _getdomain(r)
         elif type(domain) is list and len(domain) == 0:
-            domain = cls.domain
-        window = cls.window if window is None else window
+            domain = [-1.0, 1.0]
+        window = [-1.0, 1.0] if window is None else window
         off, scl = _mapparms(domain, window)
         rnew = off + scl * wrap(r)
         return cls(polyfromroots(rnew) / scl ** r.shape[0], domain, window, symbol)
@@ -606,8 +605,8 @@ class Polynomial:
         if domain is None:
             domain = _getdomain(_t(x))
         elif type(domain) is list and len(domain) == 0:
-            domain = cls.domain
-        window = cls.window if window is None else window
+            domain = [-1.0, 1.0]
+        window = [-1.0, 1.0] if window is None else window
         xnew = _mapdomain(x, domain, window)
         res = polyfit(xnew, y, deg, w=w, rcond=rcond, full=full)
         if full:

@@ -1,0 +1,61 @@
+"""``numpy.polynomial.Polynomial`` objects made inside a compiled function trace into one graph (construction,
+fit, call, deriv, integ, attributes); what has no graph node (arithmetic, roots...) graph-breaks with the object
+rebuilt as NumPy's Polynomial (trace-level: eager/aot_eager backends)."""
+
+import numpy as np
+import pytest
+from numpy.polynomial import Polynomial
+
+from npcompile import _compile as C
+
+
+def fit_and_use(x, y):
+    p = Polynomial.fit(x, y, 3)
+    return p(x), p.deriv()(x), p.integ(2, k=[1, 2]).coef, p.domain, p.window, p.coef
+
+
+def construct_and_use(c, x):
+    p = np.polynomial.Polynomial(c, domain=[0, 2], symbol="t")
+    q = p.deriv(2)
+    return p(x), q.coef, p.integ(lbnd=1).coef
+
+
+def returned(c):
+    return Polynomial(c).integ(), Polynomial.fit(np.arange(4.0), c[:4], 1)
+
+
+def arithmetic(c, x):
+    p = Polynomial(c)
+    q = p * p + 1  # trimming makes the length a value: runs in NumPy, as roots (its dtype is a value)
+    return q(x), p.deriv()(x), p.roots()
+
+
+def _assert_same(got, exp):
+    assert type(got) is type(exp)
+    if isinstance(exp, tuple):
+        for g, e in zip(got, exp):
+            _assert_same(g, e)
+    elif isinstance(exp, Polynomial):
+        assert got.symbol == exp.symbol
+        for g, e in ((got.coef, exp.coef), (got.domain, exp.domain), (got.window, exp.window)):
+            _assert_same(g, e)
+    else:
+        assert got.dtype == exp.dtype and got.shape == exp.shape
+        np.testing.assert_allclose(got, exp, rtol=1e-10, atol=1e-12)
+
+
+CASES = [(fit_and_use, lambda: (np.linspace(-1, 3, 20), np.cos(np.linspace(-1, 3, 20))), 1),
+         (construct_and_use, lambda: (np.array([2.0, -3.0, 1.0]), np.linspace(0, 1, 7)), 1),
+         (returned, lambda: (np.array([1, 2, 3, 4, 5]),), 1),
+         (arithmetic, lambda: (np.array([1.0, 2.0, 3.0]), np.linspace(0, 1, 5)), 2)]
+
+
+@pytest.mark.parametrize("backend", ["eager", "aot_eager"])
+@pytest.mark.parametrize("fn,make,graphs", CASES, ids=[c[0].__name__ for c in CASES])
+def test_polynomial_traces_with_numpys_results(fn, make, graphs, backend):
+    compiled = C.compile(fn, backend=backend)
+    for _ in range(2):
+        args = make()
+        _assert_same(compiled(*args), fn(*args))
+    report = C.explain(fn, backend="eager")(*make())
+    assert report.graph_count == graphs and (graphs > 1 or not report.fallbacks), str(report)
