@@ -1,8 +1,9 @@
 """How much of NumPy's public API the shim covers: ``python -m npcompile._numpy.coverage``.
 
 Lists every public callable (function, class, ufunc) of the installed NumPy's ``numpy``, ``numpy.linalg``,
-``numpy.fft`` and ``numpy.random`` as ``implemented``, ``unsupported`` (by design, with the reason from
-``_unsupported.REASONS``) or ``missing``, then one line of counts.  ``--missing`` prints only what is missing.
+``numpy.fft``, ``numpy.random`` and ``numpy.polynomial`` as ``implemented``, ``unsupported`` (by design, with the
+reason from ``_unsupported.REASONS``) or ``missing``, then one line of counts.  ``--missing`` prints only what is
+missing.
 
 A name counts as implemented only if the shim's object does more than refuse: a function (or a class's
 ``__new__``/``__init__``) whose whole body is ``raise UnsupportedFeature(...)`` is reported unsupported, with
@@ -24,7 +25,7 @@ from npcompile._errors import UnsupportedFeature
 from npcompile._numpy._unsupported import REASONS
 
 MODULES = (("", numpy, shim), ("linalg", numpy.linalg, shim.linalg), ("fft", numpy.fft, shim.fft),
-           ("random", numpy.random, shim.random))
+           ("random", numpy.random, shim.random), ("polynomial", numpy.polynomial, shim.polynomial))
 
 
 def public_callables(module):

@@ -127,7 +127,9 @@ def _broadcast_batch(*tensors):
 @normalizer
 def lstsq(a: ArrayLike, b: ArrayLike, rcond=None):
     """``numpy.linalg.lstsq`` by SVD, like LAPACK's gelsd: the minimum-norm solution over the singular values
-    above ``rcond * s[0]``; returns (x, residuals, rank, s)."""
+    above ``rcond * s[0]``; returns (x, residuals, rank, s).  Overdetermined systems (m > n) cannot be traced:
+    NumPy gives residuals only at full rank, so their shape is a value, and the call cannot know whether the
+    caller discards them (it graph-breaks there; ``polyfit``, which needs no residuals, traces)."""
     vector = b.ndim == 1
     if vector:
         b = b[:, None]

@@ -1,11 +1,13 @@
 """``numpy.polynomial``: the power series (``Polynomial``) and its functions in ``polynomial.polynomial``.
 
 The other bases (Chebyshev, Legendre, Laguerre, Hermite, HermiteE) are not modelled (``UnsupportedFeature``).
+Under ``npcompile.compile`` a ``Polynomial`` made inside the compiled function traces into the graph (see
+``npcompile.tracing._dynamo_patch``).
 """
 
 import numpy as _np
 
-from ..._errors import UnsupportedFeature
+from .. import _unsupported
 from . import polynomial
 from .polynomial import Polynomial
 
@@ -14,15 +16,4 @@ __all__ = ["Polynomial", "Chebyshev", "Legendre", "Laguerre", "Hermite", "Hermit
 
 set_default_printstyle = _np.polynomial.set_default_printstyle
 
-
-def _not_modelled(name):
-    class Basis:
-        def __init__(self, *args, **kwargs):
-            raise UnsupportedFeature(f"numpy.polynomial.{name}")
-
-    Basis.__name__ = Basis.__qualname__ = name
-    return Basis
-
-
-Chebyshev, Legendre, Laguerre, Hermite, HermiteE = (_not_modelled(n) for n in (
-    "Chebyshev", "Legendre", "Laguerre", "Hermite", "HermiteE"))
+globals().update(_unsupported.stand_ins("polynomial"))  # the other bases: not modelled
