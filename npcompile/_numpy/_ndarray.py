@@ -295,7 +295,7 @@ class ndarray:
         t = self.tensor
         if t.requires_grad:
             t = t.detach()
-        if t.device.type != "cpu":
+        if not t.is_cpu:
             t = t.cpu()
         if t.is_conj():
             t = t.resolve_conj()

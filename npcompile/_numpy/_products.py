@@ -56,7 +56,7 @@ def contract(operands, subs, out_sub, dtype) -> torch.Tensor:
         return torch.einsum(equation, ops[0])  # transposes and diagonals only: a view
     if not (td.is_floating_point or td.is_complex):
         ops = [t.view(torch.int64) if td == torch.uint64 else t.to(torch.int64) for t in ops]
-    if ops and ops[0].device.type != "cpu" and not (ops[0].is_floating_point() or ops[0].is_complex()):
+    if ops and not ops[0].is_cpu and not (ops[0].is_floating_point() or ops[0].is_complex()):
         r = _contract_by_broadcast(ops, subs, out_sub)
     else:
         r = torch.einsum(equation, *ops)
@@ -74,7 +74,7 @@ def _letters_of(labels):
 def matmul_native(a, b, dtype):
     """``a @ b`` in numpy dtype ``dtype`` when torch has an exact kernel for it on a's device, else None."""
     td = _dtypes.to_torch(dtype)
-    if not (td.is_floating_point or td.is_complex) and (a.device.type != "cpu" or td not in _INT_MATMUL):
+    if not (td.is_floating_point or td.is_complex) and (not a.is_cpu or td not in _INT_MATMUL):
         return None
     return (a if a.dtype == td else _cast(a, td)) @ (b if b.dtype == td else _cast(b, td))
 
