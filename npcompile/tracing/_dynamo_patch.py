@@ -58,6 +58,7 @@ import torch._dynamo.utils as _dy_utils  # noqa: E402
 import torch._dynamo.variables.builtin as _dy_builtin  # noqa: E402
 import torch._dynamo.variables.misc as _dy_misc  # noqa: E402
 import torch._dynamo.variables.tensor as _dy_tensor  # noqa: E402
+import torch._dynamo.variables.torch_function as _dy_tf  # noqa: E402
 
 
 def _require(obj: Any, name: str) -> Any:
@@ -84,6 +85,9 @@ _require(_dy_builtin, "numpy_operator_wrapper")
 _require(_dy_tensor, "tnp")
 _ORIG_NDARRAY_GETATTR = _require(_NumpyNdarrayVariable, "var_getattr")
 _ORIG_IS_NUMPY = _require(_dy_rules, "is_numpy")
+_ORIG_CAN_DISPATCH_TF = _require(_dy_tf, "can_dispatch_torch_function")
+_tf_all_args = _require(_dy_tf, "_get_all_args")
+_tf_overridden = _require(_dy_tf, "has_torch_function")
 del _name
 
 
@@ -467,9 +471,14 @@ _UFUNC_METHODS = ("reduce", "accumulate", "outer", "at", "reduceat")
 _ORIG_NUMPY_CALL_METHOD = _require(_NumpyVariable, "call_method")
 
 
+def _traced(fn) -> bool:
+    """Whether the NumPy callable ``fn`` is traced (``trace_numpy`` on, and not disallowed by the user)."""
+    return torch._dynamo.config.trace_numpy and fn not in _disallowed
+
+
 def _numpy_var_call_method(self, tx, name, args, kwargs):
     value = self.value
-    if value is _np.polynomial.Polynomial and name in _POLYNOMIAL_CONSTRUCTORS:
+    if value is _np.polynomial.Polynomial and name in _POLYNOMIAL_CONSTRUCTORS and _traced(value):
         return PolynomialVariable.construct(tx, name, args, kwargs)
     if (name in _UFUNC_METHODS and isinstance(value, _np.ufunc) and torch._dynamo.config.trace_numpy):
         bound_np = getattr(value, name)
@@ -502,15 +511,13 @@ def _dtype_only_value(v):
 
 
 def _numpy_var_call_function(self, tx, args, kwargs):
-    if self.value is _np.polynomial.Polynomial:
+    if self.value is _np.polynomial.Polynomial and _traced(self.value):
         return PolynomialVariable.construct(tx, "__init__", args, kwargs)
-    if self.value is _np.random.default_rng and torch._dynamo.config.trace_numpy \
-            and _np.random.default_rng not in _disallowed:
+    if self.value is _np.random.default_rng and _traced(self.value):
         folded = _seeded_generator(args, kwargs)
         if folded is not None:
             return folded
-    if self.value is _np.result_type and not kwargs and torch._dynamo.config.trace_numpy \
-            and _np.result_type not in _disallowed:
+    if self.value is _np.result_type and not kwargs and _traced(self.value):
         try:
             consts = [_dtype_only_value(a) for a in args]
         except Exception:
@@ -735,6 +742,21 @@ PolynomialVariable = _polynomial_variable_type()
 # --------------------------------------------------------------------------------------------------------------
 
 
+def _can_dispatch_torch_function(tx, args, kwargs) -> bool:
+    """An operator, method or subscript whose operands are NumPy arrays and no tensor is a NumPy operation: an
+    active torch function mode (``with torch.device(...)``) never sees it in real Python, so Dynamo must not
+    route it through the mode's ``__torch_function__`` either (it would call ``torch.Tensor.mul`` & co. on
+    the arrays).  Operations with a real tensor operand, and torch API calls (``variables/torch.py`` holds its
+    own reference to the original), dispatch as before."""
+    arrays = False
+    for a in _tf_all_args(args, kwargs):
+        if isinstance(a, _NumpyNdarrayVariable):
+            arrays = True
+        elif isinstance(a, _dy_tensor.TensorVariable) or _tf_overridden(a):
+            return _ORIG_CAN_DISPATCH_TF(tx, args, kwargs)
+    return False if arrays else _ORIG_CAN_DISPATCH_TF(tx, args, kwargs)
+
+
 def _patch_table():
     """(object, attribute, replacement) for every swap.  Each comment says what it replaces and why."""
     shim = _shim()
@@ -769,6 +791,9 @@ def _patch_table():
         (_NumpyNdarrayVariable, "var_getattr", _ndarray_var_getattr),
         # trace_rules.is_numpy: numpy.polynomial.Polynomial counts as a NumPy callable (a PolynomialVariable).
         (_dy_rules, "is_numpy", _is_numpy),
+        # torch_function.can_dispatch_torch_function (looked up per call by builtin.py and tensor.py): NumPy
+        # operators/methods/subscripts stay NumPy operations under an active torch function mode.
+        (_dy_tf, "can_dispatch_torch_function", _can_dispatch_torch_function),
     ]
     return table
 

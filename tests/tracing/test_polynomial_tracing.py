@@ -59,3 +59,19 @@ def test_polynomial_traces_with_numpys_results(fn, make, graphs, backend):
         _assert_same(compiled(*args), fn(*args))
     report = C.explain(fn, backend="eager")(*make())
     assert report.graph_count == graphs and (graphs > 1 or not report.fallbacks), str(report)
+
+
+def test_disallowed_polynomial_and_default_rng_run_in_numpy():
+    def fn(c, x):
+        return Polynomial(c)(x) + np.random.default_rng(3).random(x.shape)
+
+    c, x = np.array([1.0, 2.0]), np.linspace(0, 1, 4)
+    for disallowed in (Polynomial, np.random.default_rng):
+        C.disallow_in_graph(disallowed)
+        try:
+            report = C.explain(fn, backend="eager")(c, x)
+        finally:
+            C.allow_in_graph(disallowed)
+        assert report.graph_count > 1
+        _assert_same(report.result, fn(c, x))
+    assert C.explain(fn, backend="eager")(c, x).graph_count == 1
