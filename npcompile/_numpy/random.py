@@ -53,7 +53,8 @@ _F64 = torch.float64
 _INT64 = _np.dtype(_np.int64)
 _FLOATS = (_np.dtype(_np.float32), _np.dtype(_np.float64))
 _POISSON_LAM_MAX = 9.223372006484771e18
-_ROUNDS = 48  # proposals per sample of the fixed-round rejection samplers (vonmises, zipf): P(all rejected) < 1e-21
+_ROUNDS = 48  # proposals per sample of the rejection samplers (vonmises, zipf): P(all rejected) < 1e-21
+_EAGER_ROUNDS = 6  # eagerly, proposals come in chunks of this many until every sample has an accepted one
 _HYPERGEOMETRIC_MAX = 10**9  # Generator.hypergeometric's (and the "marginals" method's) bound on the counts
 _TINY = 2.0 ** -64  # lower clamp for uniforms that feed a logarithm (the open interval (0, 1))
 
@@ -343,8 +344,7 @@ class _Sampler:
         return wrap(torch.where(u <= ratio, lo, hi))
 
     def vonmises(self, mu, kappa, size=None):
-        """Best & Fisher's rejection sampler, ``_ROUNDS`` proposals per sample (no data-dependent loop, P(none
-        accepted) < 0.35**48); uniform for tiny ``kappa``, a wrapped normal for huge ``kappa``, as NumPy."""
+        """Best & Fisher's rejection sampler (``_rejection``; P(a proposal is rejected) < 0.35); uniform for tiny ``kappa``, a wrapped normal for huge ``kappa``, as NumPy."""
         mu, kappa = _param(mu), _param(kappa)
         _nonnegative(kappa, "kappa")
         s = _shape(size, mu, kappa)
@@ -352,13 +352,15 @@ class _Sampler:
         r = 1.0 + torch.sqrt(1.0 + 4.0 * k * k)
         rho = (r - torch.sqrt(2.0 * r)) / (2.0 * k)
         sk = torch.where(k < 1e-5, 1.0 / k + k, (1.0 + rho * rho) / (2.0 * rho))
-        rounds = (_ROUNDS,) + tuple(s)
-        z = torch.cos(math.pi * self._uniform01(rounds))
-        w = (1.0 + sk * z) / (sk + z)
-        y = k * (sk - w)
-        v = self._open01(rounds)
-        ok = (y * (2.0 - y) - v >= 0) | (torch.log(y / v) + 1.0 - y >= 0)
-        angle = torch.acos(_first_accepted(w, ok).clamp(-1.0, 1.0))
+
+        def propose(rounds):
+            z = torch.cos(math.pi * self._uniform01(rounds))
+            w = (1.0 + sk * z) / (sk + z)
+            y = k * (sk - w)
+            v = self._open01(rounds)
+            return w, (y * (2.0 - y) - v >= 0) | (torch.log(y / v) + 1.0 - y >= 0)
+
+        angle = torch.acos(_rejection(propose, s).clamp(-1.0, 1.0))
         angle = torch.where(self._uniform01(s) < 0.5, -angle, angle)
         angle = torch.where(k > 1e6, torch.sqrt(1.0 / k) * self._normal01(s), angle)
         angle = torch.where(k < 1e-8, math.pi * (2.0 * self._uniform01(s) - 1.0), angle)
@@ -504,18 +506,21 @@ class _Sampler:
     def zipf(self, a, size=None):
         """Rejection from the discretized Pareto floor(U**(-1 / (a - 1))): accept with probability
         (p(k) / q(k)) / max, which is V k (1 - (1 + 1/k)**(1 - a)) <= 1 - 2**(1 - a); the acceptance rate is at
-        least log 2 for every a, and ``_ROUNDS`` proposals are drawn per sample.  Values beyond int64 are
+        least log 2 for every a (``_rejection``).  Values beyond int64 are
         rejected, as NumPy does."""
         a = _param(a)
         _raise_if(~(a > 1) if isinstance(a, torch.Tensor) else not a > 1, "a <= 1 or a is NaN")
         s = _shape(size, a)
         am1 = _full(a, s, self._device) - 1.0
-        rounds = (_ROUNDS,) + tuple(s)
-        k = torch.floor(torch.exp(-torch.log1p(-self._uniform01(rounds)) / am1))  # U in (0, 1]
-        v = self._uniform01(rounds)
-        ok = (v * k * -torch.expm1(-am1 * torch.log1p(1.0 / k)) <= -torch.expm1(-am1 * math.log(2.0))) \
-            & (k < 2.0**63)
-        return wrap(_first_accepted(k.clamp(max=2.0**62), ok).to(torch.int64))
+        bound = -torch.expm1(-am1 * math.log(2.0))
+
+        def propose(rounds):
+            k = torch.floor(torch.exp(-torch.log1p(-self._uniform01(rounds)) / am1))  # U in (0, 1]
+            v = self._uniform01(rounds)
+            ok = (v * k * -torch.expm1(-am1 * torch.log1p(1.0 / k)) <= bound) & (k < 2.0**63)
+            return k.clamp(max=2.0**62), ok
+
+        return wrap(_rejection(propose, s).to(torch.int64))
 
     def logseries(self, p, size=None):
         """A mixture of geometrics (exact): K | q ~ Geometric(1 - q) on {1, 2, ...} with q = 1 - (1 - p)**U,
@@ -626,9 +631,21 @@ class _Sampler:
         return None
 
 
-def _first_accepted(proposals, ok):
-    """Per sample, the first proposal along dim 0 that ``ok`` accepts (the first one if none is)."""
-    return torch.gather(proposals, 0, torch.argmax(ok.to(torch.uint8), dim=0, keepdim=True))[0]
+def _rejection(propose, shape):
+    """Rejection sampling without a data-dependent loop while tracing: ``propose(rounds)`` gives proposals and
+    whether each is accepted, both of shape ``rounds + shape``; per sample the first accepted one is kept (the
+    first proposal if none of ``_ROUNDS`` is).  Traced, all ``_ROUNDS`` come at once; eagerly, in chunks until
+    every sample has one."""
+    chunk = _ROUNDS if _tracing() else _EAGER_ROUNDS
+    out = done = None
+    for _ in range(_ROUNDS // chunk):
+        proposals, ok = propose((chunk,) + tuple(shape))
+        first = torch.gather(proposals, 0, torch.argmax(ok.to(torch.uint8), dim=0, keepdim=True))[0]
+        out = first if out is None else torch.where(done, out, first)
+        done = ok.any(0) if done is None else done | ok.any(0)
+        if chunk < _ROUNDS and builtins.bool(done.all()):
+            break
+    return out
 
 
 def _hypergeometric_window(good, bad, n, xp):
