@@ -58,6 +58,32 @@ for _n, _uf in _OPERATORS.items():
     setattr(ndarray, f"__r{_n}__", _rop)
     setattr(ndarray, f"__i{_n}__", _iop)
 
+# NumPy's ``**`` operator on a float or complex array takes a shortcut for these exponents (type included:
+# for complex ``z**2`` squares, ``z**2.0`` calls power), where np.power can differ on signed zeros and
+# infinities (float16 ``-inf**0.5`` is nan, ``power(-inf, 0.5)`` inf; complex ``0j**-1`` is nan+nanj).
+_POW_SHORTCUTS = {(int, -1): U.reciprocal, (int, 2): U.square, (float, 0.5): U.sqrt}
+
+
+def _pow_shortcut(self, other):
+    if type(other) in (int, float) and self.dtype.kind in "fc":
+        return _POW_SHORTCUTS.get((type(other), other))
+    return None
+
+
+def _pow(self, other):
+    uf = _pow_shortcut(self, other)
+    return uf(self) if uf is not None else _POWER_OPS[0](self, other)
+
+
+def _ipow(self, other):
+    uf = _pow_shortcut(self, other)
+    return uf(self, out=self) if uf is not None else _POWER_OPS[2](self, other)
+
+
+_POWER_OPS = _binary(U.power)
+ndarray.__pow__ = _pow
+ndarray.__ipow__ = _ipow
+
 for _n, _uf in {"eq": U.equal, "ne": U.not_equal, "lt": U.less, "le": U.less_equal, "gt": U.greater,
                 "ge": U.greater_equal}.items():
     setattr(ndarray, f"__{_n}__", _binary(_uf)[0])

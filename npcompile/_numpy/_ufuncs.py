@@ -126,7 +126,7 @@ class ufunc:
             if k is None:
                 raise UnsupportedFeature(f"ufunc {self.__name__} for {', '.join(map(str, loop[:self.nin]))}")
             # float16 arithmetic with a Python number runs in float32 in torch: NumPy rounds the number first.
-            r = self._loops[loop] = (k, k in _SCALAR_OK and _np.float16 not in loop)
+            r = self._loops[loop] = (k, k in _SCALAR_OK and (_np.float16 not in loop or k is _float_power))
         return r
 
     # ------------------------------------------------------------ call
@@ -580,14 +580,31 @@ def _int_power(a, b):
 
 
 def _float_power(a, b):
-    """A Python exponent of 2 is one multiply: exact, as NumPy's pow(x, 2) is, and Inductor fuses it where a
-    tensor exponent becomes a vector pow call.  Any other exponent becomes a 0-D tensor of the loop's dtype, as
-    NumPy rounds it into the loop (torch's scalar pow would expand x**3 into products, rounding differently)."""
+    """Python exponents that NumPy's loops special-case, or that are small integers, avoid a pow call (a costly
+    vector function that blocks nothing but runs slowly in Inductor): ``x**2`` is one multiply (exact, as NumPy's
+    pow(x, 2)), ``x**-1`` a reciprocal, ``x**0.5`` a sqrt (float32/64, as NumPy's loops); float32 ``x**n`` for
+    n in (1, 3, 4, -2, -3, -4) multiplies in float64 and rounds once (closer to NumPy's powf than torch's pow:
+    0.06% vs 2% of results off by an ulp).  Any other exponent becomes a 0-D tensor of the loop's dtype, as
+    NumPy rounds it into the loop (torch's scalar pow would expand x**3 into float products, rounding
+    differently)."""
     if not isinstance(b, torch.Tensor):
         if type(b) in (builtins.int, builtins.float) and b == 2:
             return a * a
+        if type(b) in (builtins.int, builtins.float) and b == -1:
+            return torch.reciprocal(a)
+        if type(b) is builtins.float and b == 0.5 and a.dtype != torch.float16:
+            return torch.sqrt(a)  # as NumPy's float32/64 loops: sqrt(-0.0) = -0.0, sqrt(-inf) = nan
+        if a.dtype == torch.float32 and type(b) in (builtins.int, builtins.float) and b in _SMALL_POWERS:
+            w = a.to(torch.float64)
+            r = w
+            for _ in range(builtins.abs(builtins.int(b)) - 1):
+                r = r * w
+            return (1.0 / r if b < 0 else r).to(torch.float32)
         b = as_tensor(b).to(device=a.device, dtype=a.dtype)
     return torch.pow(a, b)
+
+
+_SMALL_POWERS = frozenset({1, 3, 4, -2, -3, -4})
 
 
 def _u64_power(a, b):

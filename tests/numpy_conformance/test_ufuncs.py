@@ -532,14 +532,17 @@ def test_fast_path_matches_slow_path():
 
 
 @pytest.mark.parametrize("dt", ["f2", "f4", "f8"])
-@pytest.mark.parametrize("exponent", [2, 2.0, 3, -2, 0.5])
+@pytest.mark.parametrize("exponent", [2, 2.0, 3, -2, 0.5, 4.0, -1, 1, 5])
 def test_power_python_exponent_bits(dt, exponent):
-    """A Python exponent 2 runs as one multiply (fusable, no pow call); the bits stay NumPy's for every
-    exponent, and the dtype stays the array's (NEP 50: the Python number is weak)."""
+    """A Python exponent 2 runs as one multiply (fusable, no pow call), float32 small integer powers as float64
+    products; the values stay NumPy's for every exponent, and the dtype stays the array's (NEP 50: the
+    Python number is weak)."""
     x = numpy.random.default_rng(7).uniform(-4, 4, 999).astype(dt)
-    x[:4] = [0.0, -0.0, numpy.inf, numpy.nan]
-    expected = numpy.power(x, exponent)
-    for actual in (shim.power(shim.asarray(x), exponent), shim.asarray(x) ** exponent):
+    x[:6] = [0.0, -0.0, numpy.inf, numpy.nan, -numpy.inf, 1e-30 if dt != "f2" else 1e-7]
+    with numpy.errstate(all="ignore"):
+        pairs = [(numpy.power(x, exponent), shim.power(shim.asarray(x), exponent)),
+                 (x ** exponent, shim.asarray(x) ** exponent)]  # the operator: NumPy's sqrt/square shortcuts
+    for expected, actual in pairs:
         a = numpy.asarray(actual)
         assert a.dtype == expected.dtype
         if exponent == 2:
@@ -547,3 +550,25 @@ def test_power_python_exponent_bits(dt, exponent):
             assert a[ok].tobytes() == expected[ok].tobytes() and numpy.isnan(a[~ok]).all()
         else:
             numpy.testing.assert_allclose(a, expected, rtol=4 * numpy.finfo(dt).eps, equal_nan=True)
+
+
+@pytest.mark.parametrize("dt", ["f2", "f4", "f8", "c8", "c16"])
+@pytest.mark.parametrize("exponent", [0.5, -1, -1.0, 2, 0, 1, 3])
+def test_power_operator_shortcuts(dt, exponent):
+    """``a ** e`` takes NumPy's operator shortcuts (sqrt, reciprocal, square) where np.power would differ on
+    signed zeros and infinities; ``**=`` too."""
+    x = numpy.array([-0.0, 0.0, -numpy.inf, numpy.inf, numpy.nan, -2.5, 3.0, 1e-3], dt)
+    with numpy.errstate(all="ignore"):
+        expected = x ** exponent
+        y = x.copy()
+        y **= exponent
+    a = shim.asarray(x)
+    got = a ** exponent
+    b = shim.asarray(x.copy())
+    b **= exponent
+    for e, g in ((expected, got), (y, b)):
+        g = numpy.asarray(g)
+        assert g.dtype == e.dtype
+        numpy.testing.assert_allclose(g, e, rtol=4 * numpy.finfo(dt).eps, equal_nan=True)
+        finite = numpy.isfinite(e.real)
+        assert (numpy.signbit(g.real) == numpy.signbit(e.real))[finite | numpy.isinf(e.real)].all()
