@@ -716,7 +716,7 @@ def _sqrt(a):
     float64 takes one Newton step on the exact residual x - y*y (Dekker's product), where that product
     cannot over- or underflow.  Traced code keeps the plain op: Inductor's generated sqrt is the correctly
     rounded hardware instruction, so the refinement would only slow the compiled kernel."""
-    if a.device.type != "cpu" or _EXACT_SQRT.get(a.dtype, False) or is_tracing(a):
+    if not a.is_cpu or _EXACT_SQRT.get(a.dtype, False) or is_tracing(a):
         return torch.sqrt(a)
     if a.dtype != torch.float64:
         return torch.sqrt(a.to(torch.float64)).to(a.dtype)
@@ -931,6 +931,13 @@ _FMIN = _pick(lambda a, b: torch.isnan(b) | (a < b))
 
 
 def _matmul(a, b):
+    exact = a.dtype == torch.bool or not (a.is_cpu or a.is_floating_point() or a.is_complex())
+    tiny = _tiny_stack(a, b)
+    if not (exact or tiny):
+        try:
+            return a @ b  # the common case first; NumPy's messages only when torch refuses
+        except RuntimeError:
+            pass
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError("matmul: Input operand 0 does not have enough dimensions (has 0, gufunc core with "
                          "signature (n?,k),(k,m?)->(n?,m?) requires 1)")
@@ -938,11 +945,24 @@ def _matmul(a, b):
         raise ValueError(f"matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
                          f"(n?,k),(k,m?)->(n?,m?) (size {b.shape[-2] if b.ndim > 1 else b.shape[0]} is different "
                          f"from {a.shape[-1]})")
-    if a.dtype == torch.bool or (a.device.type != "cpu" and not (a.is_floating_point() or a.is_complex())):
+    if exact:
         from ._products import matmul_exact  # no exact torch kernel: bool, integers off the CPU
 
         return matmul_exact(a, b)
-    return a @ b
+    if tiny:
+        # A stack of tiny matrices: a library call per batch is mostly overhead, while the broadcast product
+        # summed over k is one fused loop in Inductor (it also fuses with neighbouring matmuls and pointwise
+        # ops), summing each k in order as NumPy's own small-matrix loop does.
+        return (a.unsqueeze(-1) * b.unsqueeze(-3)).sum(-2)
+    return a @ b  # torch's own error (e.g. batch shapes that do not broadcast)
+
+
+def _tiny_stack(a, b):
+    return (a.ndim >= 2 and b.ndim >= 2 and max(a.ndim, b.ndim) >= 3 and a.is_floating_point() and is_tracing(a)
+            and max(a.shape[-2], a.shape[-1], b.shape[-1]) <= _TINY_MATRIX)
+
+
+_TINY_MATRIX = 4  # largest m, k, n traced as a fused broadcast-and-sum instead of a batched GEMM
 
 
 def _vecdot(a, b):
