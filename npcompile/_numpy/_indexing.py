@@ -539,11 +539,11 @@ def _cycled(v: torch.Tensor, n) -> torch.Tensor:
     return v.repeat(-(-n // v.numel()))[:n] if v.numel() < n else v[:n]
 
 
-def _write_flat(a: ndarray, idx: torch.Tensor, values) -> None:
+def _write_flat(a: ndarray, idx: torch.Tensor | slice, values) -> None:
     """``a.flat[idx] = values`` through a flat view, or a flat copy written back for non-contiguous ``a``."""
     t = a.tensor
     flat = wrap(t.view(-1) if t.is_contiguous() else t.reshape(-1).clone())
-    setitem(flat, wrap(idx), values)
+    setitem(flat, idx if isinstance(idx, slice) else wrap(idx), values)
     if not t.is_contiguous():
         t.copy_(flat.tensor.view(t.shape))
 
@@ -814,10 +814,11 @@ def fill_diagonal(a, val, wrap=False):
         if len(set(shape)) != 1:
             raise ValueError("All dimensions of input must be of equal length")
         step, end = sum(shape[0] ** k for k in range(len(shape))), a.size
-    idx = torch.arange(0, min(end, a.size), step, device=a.tensor.device)
+    diagonal = slice(0, min(end, a.size), step)  # a strided view: no index array, nothing data-dependent
+    n = len(range(diagonal.start, diagonal.stop, step))
     v = _value_tensor(val, a.tensor.dtype, False)
-    if v.numel() and idx.numel():
-        _write_flat(a, idx, _cycled(v, idx.numel()))
+    if v.numel() and n:
+        _write_flat(a, diagonal, _cycled(v, n))
 
 
 def _tri(n, k, m, upper):
