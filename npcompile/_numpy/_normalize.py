@@ -185,8 +185,13 @@ def normalize_shape(shape) -> tuple:
 
 
 def _index(s):
-    """``operator.index``, keeping symbolic sizes symbolic under tracing."""
-    return s if type(s) is builtins.int or isinstance(s, torch.SymInt) else operator.index(s)
+    """``operator.index``, keeping symbolic sizes symbolic under tracing; a bool is no size (NumPy's
+    TypeError)."""
+    if type(s) is builtins.int or isinstance(s, torch.SymInt):
+        return s
+    if type(s) is builtins.bool:
+        raise TypeError("an integer is required")
+    return operator.index(s)
 
 
 def broadcast_shape(shapes) -> tuple:

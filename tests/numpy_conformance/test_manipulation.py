@@ -72,6 +72,14 @@ def test_reshape(data, a, order, copy):
     check_views(lambda xp, a: xp.reshape(a, new, order=order, copy=copy), a)
 
 
+@pytest.mark.parametrize("shape", [(True, 16), True, (2.0, 8), (2, False, 8), [4, 4]])
+def test_shape_arguments_are_integers(shape):
+    a = numpy.arange(16.0)
+    assert_matches(lambda xp, a: xp.reshape(a, shape), a)
+    assert_matches(lambda xp, a: a.reshape(shape), a)
+    assert_matches(lambda xp, a: xp.zeros(shape), a)
+
+
 def test_reshape_methods_and_errors():
     assert_matches(lambda xp, a: a.reshape(3, 2), numpy.arange(6))
     assert_matches(lambda xp, a: a.reshape((3, 2), order="F"), numpy.arange(6))
