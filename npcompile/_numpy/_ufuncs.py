@@ -931,13 +931,12 @@ _FMIN = _pick(lambda a, b: torch.isnan(b) | (a < b))
 
 
 def _matmul(a, b):
-    exact = a.dtype == torch.bool or not (a.is_cpu or a.is_floating_point() or a.is_complex())
-    tiny = _tiny_stack(a, b)
-    if not (exact or tiny):
+    if a.is_cpu and a.dtype != torch.bool and ((a.ndim < 3 and b.ndim < 3) or not _tiny_stack(a, b)):
         try:
             return a @ b  # the common case first; NumPy's messages only when torch refuses
         except RuntimeError:
             pass
+    exact = a.dtype == torch.bool or not (a.is_cpu or a.is_floating_point() or a.is_complex())
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError("matmul: Input operand 0 does not have enough dimensions (has 0, gufunc core with "
                          "signature (n?,k),(k,m?)->(n?,m?) requires 1)")
@@ -949,7 +948,7 @@ def _matmul(a, b):
         from ._products import matmul_exact  # no exact torch kernel: bool, integers off the CPU
 
         return matmul_exact(a, b)
-    if tiny:
+    if _tiny_stack(a, b):
         # A stack of tiny matrices: a library call per batch is mostly overhead, while the broadcast product
         # summed over k is one fused loop in Inductor (it also fuses with neighbouring matmuls and pointwise
         # ops), summing each k in order as NumPy's own small-matrix loop does.
