@@ -232,7 +232,7 @@ def squeeze(a, axis=None):
         dims = normalize_axis_tuple(axis, a.ndim)
         if any(s[i] != 1 for i in dims):
             raise ValueError("cannot select an axis to squeeze out which has size not equal to one")
-    return view_of(a, a.tensor.squeeze(dims) if dims else a.tensor.view(s))
+    return view_of(a, a.tensor.squeeze(dims)) if dims else a  # nothing to squeeze: NumPy returns a itself
 
 
 # The shapes ``atleast_{n}d`` gives: 3-D makes 1-D ``(k,)`` into ``(1, k, 1)`` and 2-D ``(m, k)`` into ``(m, k, 1)``.
@@ -309,13 +309,15 @@ def _sequence(arrays, stacking=False) -> list:
             return list(t.unbind(0))
         if stacking and not hasattr(arrays, "__getitem__"):
             raise TypeError('arrays to stack must be passed as a "sequence" type such as list or tuple.')
-    return [as_tensor(x) for x in arrays]
+    return [x.tensor if type(x) is ndarray else as_tensor(x) for x in arrays]
 
 
 def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):
     """``numpy.concatenate``: the result dtype is NumPy's ``result_type`` of all inputs (or ``dtype``, or
     ``out``'s), each input cast under ``casting``."""
-    return _concatenate(_sequence(arrays), axis, out, dtype, casting)
+    ts = _sequence(arrays)
+    r = _joined(torch.cat, ts, axis, out, dtype, casting)  # (called here too: one call layer less per call)
+    return r if r is not None else _concatenate(ts, axis, out, dtype, casting)
 
 
 concat = concatenate  # the Array API name (the same function in NumPy)
