@@ -133,7 +133,7 @@ def details(results, cols):
                 if c.get("compile_s") is not None and not c.get("error"):
                     parts.append(f"{k} compile {c['compile_s']:.1f} s (first call {c['first_call_s']:.1f} s, then {fmt_ms(c['median_s'])} ms/call)")
             if parts:
-                lines.append(f"LOOP  {name}: {rec['loop_steps']}-step Python loop, unrolled when traced: " + "; ".join(parts))
+                lines.append(f"LOOP  {name}: {rec['loop_steps']}-step Python loop (torch.compile unrolls it, npcompile outlines it): " + "; ".join(parts))
     return "\n".join(lines)
 
 
