@@ -11,9 +11,16 @@ How a call runs
    tensors back into arrays (``t.numpy()``, traced by Dynamo as NumPy arrays), calls ``fn`` and turns array
    results into tensors (in-graph, free).  Warm calls of a function captured as one graph skip the frame
    callback: ``npcompile.tracing._fast_path`` checks the cached entry's guards and runs its code directly;
-3. turns the tensors that come out into NumPy arrays again: an output that *is* an input array (same memory,
-   shape, strides, dtype: ``out=``, in-place, returned arguments) comes back as the caller's very object, and
-   a 0-D result comes back as a NumPy scalar (``numpy.float64``...), as NumPy returns from full reductions.
+3. turns the tensors that come out into NumPy arrays again.  A result that *is* an argument (the function
+   returns its argument, ``out=``, an in-place operator's left operand) comes back as the caller's very
+   object: the entry function asks ``result is argument`` while Dynamo traces it, which Dynamo answers from
+   the arrays' identity at trace time, so the answer is a constant in the compiled code.  A result that views
+   an argument's memory (``a[1:]``, ``a.T``, also ``a[:]``, for which NumPy makes a new array object too)
+   comes back as a new NumPy view of the caller's array.  A 0-D result comes back as a NumPy scalar
+   (``numpy.float64``...), as NumPy returns from full reductions.
+
+Under ``with torch.device(d)`` for a device other than the CPU, the argument tensors move to ``d`` first and
+updated ones are copied back afterwards (``npcompile.tracing._devices``).
 
 Dynamo's guards then see tensors (checked in C++) instead of NumPy arrays (checked by converting each array in
 Python), which is most of the per-call saving over ``torch.compile`` on NumPy code.
@@ -36,6 +43,7 @@ import torch
 
 from . import config
 from . import fallback as _fallback
+from .tracing import _devices
 from .tracing import _dynamo_patch as _patch
 from .tracing import _fast_path
 from .tracing import _loops
@@ -63,9 +71,12 @@ _TORCH_DTYPES = frozenset(
                            _np.complex128)
 )
 _TORCH_DTYPE_NUMS = tuple(sorted({d.num for d in _TORCH_DTYPES}))
+_NP_DTYPES = {_from_numpy(_np.empty(0, d)).dtype: d for d in _TORCH_DTYPES}
 
 # Marks a torch.Tensor the user's function itself returned (not an array): it comes back as a tensor.
 _TENSOR_TAG = "__npcompile_user_tensor__"
+# Marks a result that is the argument at a position (int) or keyword (str): it comes back as the caller's object.
+_ARG_TAG = "__npcompile_argument__"
 
 
 class CompileError(RuntimeError):
@@ -88,9 +99,16 @@ def _unpack_args(mask, args, kwargs):
     return args, kwargs
 
 
-def _pack(x):
+def _pack(x, args, kwargs):
     tx = type(x)
     if tx is _ndarray:  # not _np.ndarray: Dynamo would add a Python-level guard "user's np is our _np"
+        # Traced, identity is the arrays' (fake tensors') identity: these loops fold to a constant answer.
+        for i, a in enumerate(args):
+            if x is a:
+                return (_ARG_TAG, i)
+        for k, v in kwargs.items():
+            if x is v:
+                return (_ARG_TAG, k)
         # literals only: constants in code cost Dynamo no guards
         d = x.dtype
         k = d.kind
@@ -101,11 +119,11 @@ def _pack(x):
     if isinstance(x, torch.Tensor):
         return (_TENSOR_TAG, x)
     if tx is tuple:
-        return tuple(_pack(v) for v in x)
+        return tuple(_pack(v, args, kwargs) for v in x)
     if tx is list:
-        return [_pack(v) for v in x]
+        return [_pack(v, args, kwargs) for v in x]
     if tx is dict:
-        return {k: _pack(v) for k, v in x.items()}
+        return {k: _pack(v, args, kwargs) for k, v in x.items()}
     return x
 
 
@@ -115,7 +133,7 @@ def _make_entry(fn: Callable) -> types.FunctionType:
     def __npcompile_entry__(__npc_mask, *args, **kwargs):
         if __npc_mask:
             args, kwargs = _unpack_args(__npc_mask, args, kwargs)
-        return _pack(fn(*args, **kwargs))
+        return _pack(fn(*args, **kwargs), args, kwargs)
 
     name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or type(fn).__name__
     code = __npcompile_entry__.__code__
@@ -130,18 +148,26 @@ def _make_entry(fn: Callable) -> types.FunctionType:
 # --------------------------------------------------------------------------------------------------------------
 
 
-def _tensor_to_numpy(t, in_tensors, in_arrays):
-    if in_tensors:
-        for i, it in enumerate(in_tensors):
-            if t is it:
-                return in_arrays[i]
-        # A fresh (non-view) output has its own storage; only views can alias an input.
-        ptr = t.data_ptr() if t._is_view() else 0
-        if ptr:
-            for i, it in enumerate(in_tensors):
-                if ptr == it.data_ptr() and t.dtype == it.dtype and t.shape == it.shape \
-                        and t.stride() == it.stride():
-                    return in_arrays[i]  # out=, in-place, returned argument: the caller's own array
+def _tensor_to_numpy(t, io):
+    """``t`` as NumPy: a view of the caller's array when it lies in an argument's memory, else ``t``'s own data.
+
+    ``io``: the caller's arrays, their tensors, the tensors the graphs ran on (the same, or copies on a
+    device), and whether the function had a graph break.  After one, the code that packs the results runs on
+    Dynamo's rebuilds of the arrays (``tensor.numpy()``, a new object for each frame it rebuilds), where
+    ``result is argument`` fails; then a result with an argument's exact memory, layout and dtype counts as
+    that argument (so a no-op view ``a[:]`` comes back as ``a``: the one case that differs from NumPy).
+    """
+    arrays, host, run, broken = io
+    if run and t.dim():  # (not ``t._is_view()``: a dtype view ``a.view(np.int64)`` is not one to torch)
+        p = t.data_ptr()
+        for i, r in enumerate(run):
+            s = r.untyped_storage()
+            lo = s.data_ptr()
+            if lo and lo <= p < lo + s.nbytes():  # (no memory, address 0: meta tensors)
+                if broken and p == r.data_ptr() and t.dtype == r.dtype and t.shape == r.shape \
+                        and t.stride() == r.stride():
+                    return arrays[i]
+                return _view_of(arrays[i], host[i].data_ptr() + (p - r.data_ptr()), t)
     try:
         a = t.numpy()
     except (RuntimeError, TypeError):
@@ -151,20 +177,44 @@ def _tensor_to_numpy(t, in_tensors, in_arrays):
     return a
 
 
-def _unpack_out(x, in_tensors, in_arrays):
+class _Region:
+    """Bytes of a caller's array as ``__array_interface__`` (as ``numpy.lib.stride_tricks.as_strided`` makes
+    views): the ``.base`` of a view made from it, which keeps the caller's array (its own ``.base``) alive."""
+
+    __slots__ = ("__array_interface__", "base")
+
+    def __init__(self, interface, base):
+        self.__array_interface__ = interface
+        self.base = base
+
+
+def _view_of(a, ptr, t):
+    """A new NumPy array over ``a``'s memory at address ``ptr`` with ``t``'s shape, strides and dtype."""
+    d = _NP_DTYPES[t.dtype]
+    n = d.itemsize
+    interface = {"version": 3, "data": (ptr, False), "typestr": d.str, "shape": tuple(t.shape),
+                 "strides": tuple(s * n for s in t.stride())}
+    return _np.asarray(_Region(interface, a))
+
+
+def _unpack_out(x, args, kwargs, io):
     tx = type(x)
     if tx is _Tensor:
-        return _tensor_to_numpy(x, in_tensors, in_arrays)
+        return _tensor_to_numpy(x, io)
     if tx is tuple:
-        if len(x) == 2 and type(x[0]) is str and x[0] == _TENSOR_TAG and isinstance(x[1], _Tensor):
-            return x[1]
-        return tuple(_unpack_out(v, in_tensors, in_arrays) for v in x)
+        if len(x) == 2 and type(x[0]) is str:
+            if x[0] == _ARG_TAG:
+                k = x[1]
+                return args[k] if type(k) is int else kwargs[k]
+            if x[0] == _TENSOR_TAG and isinstance(x[1], _Tensor):
+                return x[1]
+        return tuple(_unpack_out(v, args, kwargs, io) for v in x)
     if tx is list:
-        return [_unpack_out(v, in_tensors, in_arrays) for v in x]
+        return [_unpack_out(v, args, kwargs, io) for v in x]
     if tx is dict:
-        return {k: _unpack_out(v, in_tensors, in_arrays) for k, v in x.items()}
+        return {k: _unpack_out(v, args, kwargs, io) for k, v in x.items()}
     if isinstance(x, _Tensor):  # tensor subclass from the graph (e.g. a Parameter): as a plain tensor
-        return _tensor_to_numpy(x, in_tensors, in_arrays)
+        return _tensor_to_numpy(x, io)
     return x
 
 
@@ -273,7 +323,7 @@ def _dynamo_config_patch(fullgraph: bool):
         "suppress_errors": bool(config.suppress_errors) and not fullgraph,
         "capture_dynamic_output_shape_ops": bool(config.capture_dynamic_output_shape_ops),
     }
-    if hasattr(dc, "nested_graph_breaks"):
+    if _patch.NESTED_GRAPH_BREAKS:
         # A graph break inside a called function resumes in place instead of splitting at the outermost call
         # (our entry function always calls the user's function, so this matters for every break).
         patches["nested_graph_breaks"] = bool(config.nested_graph_breaks)
@@ -305,13 +355,15 @@ class _Callback:
         _dynamo_cf_log.addHandler(catcher)
         cleanups = [h() for h in self._enter_hooks]
         try:
-            with _dynamo_config_patch(owner._fullgraph), _patch.numpy_mode():
+            with _dynamo_config_patch(owner._fullgraph), _patch.numpy_mode(_devices.run_device()):
                 return self._inner(frame, *args, **kwargs)
         finally:
             for c in cleanups:
                 c()
             _dynamo_cf_log.removeHandler(catcher)
             new = list(reasons[n0:]) if reasons is not None else []
+            if new:
+                owner.broken = True
             if new or catcher.records:
                 owner._note_breaks(new, catcher.records, frame)
 
@@ -332,6 +384,7 @@ class _Compiled:
         self.fn = fn
         self._fullgraph = bool(fullgraph)
         self._graph_count = 0
+        self.broken = False  # a graph break seen while compiling it (see _tensor_to_numpy)
         self._recorder = None
         self.entry = _make_entry(fn)
         self.direct = _fast_path.DirectPath(self.entry)
@@ -409,6 +462,7 @@ def _make_wrapper(state: _Compiled):
     def npcompiled(*args, **kwargs):
         if not config.trace_numpy and not _has_tensor(args, kwargs):
             return fn(*args, **kwargs)
+        user_kwargs = kwargs
         targs = list(args)
         in_arrays = []
         in_tensors = []
@@ -448,8 +502,16 @@ def _make_wrapper(state: _Compiled):
                                       else len(set(map(id, in_arrays))) != n_in)):
             fixed = _alias_fix(in_arrays, in_tensors)
             if fixed is not in_tensors:
-                _apply_alias_fix(targs, kwargs, in_tensors, fixed)
+                _replace_tensors(targs, kwargs, in_tensors, fixed)
                 in_tensors = fixed
+        run_tensors = in_tensors
+        moved = None
+        if n_in:
+            device = _devices.run_device()
+            if device is not None:
+                moved = _devices.Moved(in_tensors, device)
+                run_tensors = moved.run
+                _replace_tensors(targs, kwargs, in_tensors, run_tensors)
         grad_off = not need_grad and _is_grad_enabled()
         if grad_off:
             _set_grad_enabled(False)
@@ -470,9 +532,12 @@ def _make_wrapper(state: _Compiled):
         finally:
             if grad_off:
                 _set_grad_enabled(True)
+            if moved is not None:
+                moved.copy_back()
+        io = (in_arrays, in_tensors, run_tensors, state.broken)
         if type(out) is _Tensor:
-            return _tensor_to_numpy(out, in_tensors, in_arrays)
-        return _unpack_out(out, in_tensors, in_arrays)
+            return _tensor_to_numpy(out, io)
+        return _unpack_out(out, args, user_kwargs, io)
 
     return npcompiled
 
@@ -517,7 +582,7 @@ def _convert_kwargs(kwargs, mask, in_arrays, in_tensors, state):
     return tkw, mask, len(kwnames), has_base, need_grad
 
 
-def _apply_alias_fix(targs, kwargs, old, new):
+def _replace_tensors(targs, kwargs, old, new):
     mapping = {id(o): n for o, n in zip(old, new) if o is not n}
     for i, a in enumerate(targs):
         n = mapping.get(id(a))

@@ -271,7 +271,7 @@ def byteswap(self, inplace=False):
 
 
 def conj(self):
-    return U.conjugate(self)
+    return U.conjugate(self) if self.dtype.kind == "c" else self  # NumPy: a real array's conj() is itself
 
 
 def max(self, axis=None, out=None, keepdims=False, initial=_np._NoValue, where=True):

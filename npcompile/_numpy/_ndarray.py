@@ -35,9 +35,11 @@ def reversed_axes(t: torch.Tensor) -> torch.Tensor:
 
 
 def view_of(src: "ndarray", t: torch.Tensor) -> "ndarray":
-    """A result that NumPy returns as a view of ``src``: base chain and writeability follow NumPy."""
+    """A result that NumPy returns as a view of ``src``: base chain and writeability follow NumPy.  A view is
+    always a new tensor (torch returns ``t[...]`` itself): compiled code tells "is the argument" from "views
+    it" by tensor identity."""
     a = object.__new__(ndarray)
-    a.tensor = t
+    a.tensor = t if t is not src.tensor else t.view(t.shape)
     a._base = src if src._base is None else src._base
     a._writeable = src._writeable
     return a

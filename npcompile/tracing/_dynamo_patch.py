@@ -242,13 +242,29 @@ def _run_shim(what: str, f, args, kwargs):
     return out
 
 
-class ShimCall:
-    """Graph node target for a NumPy function call: ``ShimCall(npcompile._numpy.sin)(tensor, ...)``."""
+def _moved_to(x, device):
+    if isinstance(x, torch.Tensor):
+        return x if x.device == device else x.to(device)
+    tx = type(x)
+    if tx is list or tx is tuple:
+        return tx(_moved_to(v, device) for v in x)
+    return x
 
-    __slots__ = ("f", "__name__", "__qualname__")
+
+class ShimCall:
+    """Graph node target for a NumPy function call: ``ShimCall(npcompile._numpy.sin)(tensor, ...)``.
+
+    Made while tracing a call under ``with torch.device(d)`` (d not the CPU), it runs the function under that
+    context too, so the arrays it creates (``np.zeros``, ``np.arange``...) are on ``d`` in the fake run, in
+    the backend's own trace and at run time alike (Dynamo clears the context while it compiles); results
+    the shim still makes on the host (``np.array`` of Python data goes through NumPy) move to ``d``.
+    """
+
+    __slots__ = ("f", "device", "__name__", "__qualname__")
 
     def __init__(self, f):
         self.f = f
+        self.device = getattr(_state, "device", None) if tracing_active() else None
         name = getattr(f, "__name__", None) or type(f).__name__
         owner = getattr(f, "__self__", None)
         if owner is not None and not isinstance(owner, types.ModuleType):
@@ -260,7 +276,11 @@ class ShimCall:
         return f"<npcompile call {getattr(self.f, '__module__', '?')}.{getattr(self.f, '__name__', self.f)}>"
 
     def __call__(self, *args, **kwargs):
-        return _run_shim(f"numpy.{getattr(self.f, '__name__', self.f)}", self.f, args, kwargs)
+        what = f"numpy.{getattr(self.f, '__name__', self.f)}"
+        if self.device is None:
+            return _run_shim(what, self.f, args, kwargs)
+        with self.device:
+            return _moved_to(_run_shim(what, self.f, args, kwargs), self.device)
 
 
 class ShimMethodCall:
@@ -818,15 +838,18 @@ _saved: list = []
 
 
 @contextlib.contextmanager
-def numpy_mode():
+def numpy_mode(device: torch.device | None = None):
     """While active, TorchDynamo traces NumPy code into ``npcompile._numpy`` instead of ``torch._numpy``.
 
+    ``device``: the default device of the call being compiled when it is not the CPU (see ``ShimCall``).
     Re-entrant and thread-safe: the swap is process-global, so it is installed and held under Dynamo's own
     global compile lock (no other thread can be compiling meanwhile).  Everything is restored on exit, also
     when the body raises.
     """
     with _lock:
         _state.depth = getattr(_state, "depth", 0) + 1
+        outer_device = getattr(_state, "device", None)
+        _state.device = device
         try:
             if _active[0] == 0:
                 _install()
@@ -839,6 +862,7 @@ def numpy_mode():
                     _uninstall()
         finally:
             _state.depth -= 1
+            _state.device = outer_device
 
 
 def _install():

@@ -114,6 +114,104 @@ def test_out_identity_and_inplace_on_caller_arrays():
     assert same(z, np.ones(3))
 
 
+def _iadd(a, b):
+    a += b
+    return a
+
+
+def _squeezed(a, b):
+    return np.squeeze(a)
+
+
+# Results that NumPy returns as the argument object itself, and results that view an argument's memory (a new
+# array object, for which ``r.shape = ...`` must not reshape the caller's array).  NumPy decides which is which.
+RESULT_OBJECTS = {
+    "argument": lambda a, b: a,
+    "out_a": lambda a, b: np.add(a, 1, out=a),
+    "out_b": lambda a, b: np.multiply(b, 2, out=b),
+    "iadd": _iadd,
+    "asarray": lambda a, b: np.asarray(a),
+    "array_copy_none": lambda a, b: np.array(a, copy=None),
+    "ascontiguousarray": lambda a, b: np.ascontiguousarray(a),
+    "astype_no_copy": lambda a, b: a.astype(a.dtype, copy=False),
+    "squeeze_nothing": _squeezed,
+    "conj_real": lambda a, b: a.conj(),
+    "atleast_2d": lambda a, b: np.atleast_2d(a),
+    "slice_all": lambda a, b: a[:],
+    "ellipsis": lambda a, b: a[...],
+    "view": lambda a, b: a.view(),
+    "reshape_same": lambda a, b: a.reshape(a.shape),
+    "T_1d": lambda a, b: b.T,
+    "T_2d": lambda a, b: a.T,
+    "tail": lambda a, b: a[1:],
+    "column": lambda a, b: a[:, 1],
+    "dtype_view": lambda a, b: a.view(np.int64),
+    "fresh": lambda a, b: a + 1,
+    "copy": lambda a, b: a.copy(),
+    "mixed": lambda a, b: (a, a[:], {"b": b, "bT": b.T}),
+}
+
+
+def _relation(r, args):
+    """What ``r`` is to the arguments: ("is", i), ("views", i) with the base chain reaching it, or "new"."""
+    if isinstance(r, (tuple, list)):
+        return [_relation(x, args) for x in r]
+    if isinstance(r, dict):
+        return {k: _relation(v, args) for k, v in r.items()}
+    for i, a in enumerate(args):
+        if r is a:
+            return ("is", i)
+    for i, a in enumerate(args):
+        if np.shares_memory(r, a):
+            chain, b = [], r
+            while b is not None:
+                chain.append(b)
+                b = getattr(b, "base", None)
+            return ("views", i, any(c is a for c in chain))
+    return "new"
+
+
+@pytest.mark.parametrize("name", list(RESULT_OBJECTS))
+def test_result_is_argument_or_new_view_as_numpy(name):
+    fn = RESULT_OBJECTS[name]
+    args0 = (np.arange(12.0).reshape(3, 4), np.arange(4.0))
+    want_args = tuple(a.copy() for a in args0)
+    want = fn(*want_args)
+    got_args = tuple(a.copy() for a in args0)
+    got = C.compile(fn, backend="aot_eager")(*got_args)
+    assert same(got, want) and same(got_args, want_args)
+    assert _relation(got, got_args) == _relation(want, want_args)
+
+
+def test_view_result_is_a_new_array_on_the_callers_memory():
+    a = np.arange(6.0)
+    r = C.compile(lambda x: x[:], backend="aot_eager")(a)
+    assert r is not a
+    r.shape = (2, 3)  # reshapes the view only, as in NumPy
+    assert a.shape == (6,)
+    r[1, 0] = -1.0
+    assert a[3] == -1.0
+    del a
+    r[0, 0] = 5.0  # the view keeps the caller's memory alive
+    assert r[0, 0] == 5.0
+
+
+def test_results_after_a_graph_break_keep_argument_identity():
+    def f(a, b, out):
+        c = a * 2
+        C.graph_break()
+        a += 1
+        np.multiply(c, b, out=out)
+        return a, out, a[1:], c
+
+    want_args = (np.arange(4.0), np.full(4, 3.0), np.zeros(4))
+    got_args = tuple(x.copy() for x in want_args)
+    want = f(*want_args)
+    got = C.compile(f, backend="eager")(*got_args)
+    assert same(got, want) and same(got_args, want_args)
+    assert _relation(got, got_args) == _relation(want, want_args)
+
+
 def test_inplace_with_aliasing_arguments():
     def f(a, b):
         a += 1
