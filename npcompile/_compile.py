@@ -323,7 +323,7 @@ def _dynamo_config_patch(fullgraph: bool):
         "suppress_errors": bool(config.suppress_errors) and not fullgraph,
         "capture_dynamic_output_shape_ops": bool(config.capture_dynamic_output_shape_ops),
     }
-    if hasattr(dc, "nested_graph_breaks"):
+    if _patch.NESTED_GRAPH_BREAKS:
         # A graph break inside a called function resumes in place instead of splitting at the outermost call
         # (our entry function always calls the user's function, so this matters for every break).
         patches["nested_graph_breaks"] = bool(config.nested_graph_breaks)

@@ -23,7 +23,8 @@ recompile_limit = 16
 suppress_errors = True
 
 # Let a graph break inside a nested call resume inside that call (TorchDynamo's ``nested_graph_breaks``):
-# fewer, larger graphs around breaks.  Ignored on torch releases without it.
+# fewer, larger graphs around breaks.  Ignored on torch releases without a correct one
+# (``tracing._dynamo_patch.NESTED_GRAPH_BREAKS``).
 nested_graph_breaks = True
 
 # Run Python loops over arrays in Python, calling their body (compiled once) per step, not unrolled (tracing._loops).

@@ -90,6 +90,22 @@ _tf_all_args = _require(_dy_tf, "_get_all_args")
 _tf_overridden = _require(_dy_tf, "has_torch_function")
 del _name
 
+# Where the supported torch releases differ, each decided here, once:
+# - Whether Dynamo answers ``a is b`` for two classes by the objects.  torch 2.11 answers by the kinds of their
+#   trackers, so ``type(x) is np.ndarray`` is False in traced code (``type(x)`` is a class tracker, the global
+#   ``np.ndarray`` a NumPy-callable one); later releases compare the objects (``vt_identity_compare``).  Without
+#   it ``np.ndarray`` is traced as a plain class, as ``type(x)`` is (see ``_is_numpy``).
+try:
+    from torch._dynamo.variables.object_protocol import vt_identity_compare  # noqa: F401
+
+    CLASS_IDENTITY_BY_OBJECT = True
+except ImportError:
+    CLASS_IDENTITY_BY_OBJECT = False
+# - Whether to use Dynamo's nested graph breaks (``npcompile.config.nested_graph_breaks``).  torch 2.11's rebuild
+#   the calling frame's stack wrongly when the broken frame cannot resume (``g(f(x))``, ``f`` breaking at an
+#   operator: ``g`` gets the wrong values, no error), so they are used from the release tested correct on (2.13).
+NESTED_GRAPH_BREAKS = hasattr(torch._dynamo.config, "nested_graph_breaks") and _torch_version() >= (2, 13)
+
 
 def _shim():
     """The shim, imported on first use (it is being written alongside; importing it lazily keeps this module
@@ -668,6 +684,8 @@ _ARRAY_RESULTS = ("__call__", "roots")
 
 
 def _is_numpy(obj) -> bool:
+    if obj is _np.ndarray and not CLASS_IDENTITY_BY_OBJECT:
+        return False  # traced as a class, so that ``type(x) is np.ndarray`` holds (see CLASS_IDENTITY_BY_OBJECT)
     return obj is _np.polynomial.Polynomial or _ORIG_IS_NUMPY(obj)
 
 
@@ -809,7 +827,8 @@ def _patch_table():
         (_NumpyVariable, "call_method", _numpy_var_call_method),
         # NumpyNdarrayVariable.var_getattr: ``a.dtype`` (and nbytes/strides) as constants instead of a break.
         (_NumpyNdarrayVariable, "var_getattr", _ndarray_var_getattr),
-        # trace_rules.is_numpy: numpy.polynomial.Polynomial counts as a NumPy callable (a PolynomialVariable).
+        # trace_rules.is_numpy: numpy.polynomial.Polynomial counts as a NumPy callable (a PolynomialVariable);
+        # on torch 2.11 numpy.ndarray does not (CLASS_IDENTITY_BY_OBJECT).
         (_dy_rules, "is_numpy", _is_numpy),
         # torch_function.can_dispatch_torch_function (looked up per call by builtin.py and tensor.py): NumPy
         # operators/methods/subscripts stay NumPy operations under an active torch function mode.

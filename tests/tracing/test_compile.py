@@ -90,6 +90,15 @@ def test_full_reduction_returns_numpy_scalar():
     assert type(r32) is np.float32
 
 
+def test_type_of_an_array_is_numpy_ndarray_in_traced_code():
+    def f(a):
+        b = a[1:] * 2
+        return type(a) is np.ndarray, type(b) is not np.ndarray, isinstance(b, np.ndarray), b
+
+    x = np.arange(4.0)
+    assert same(C.compile(f, backend="eager")(x), f(x))
+
+
 def test_out_identity_and_inplace_on_caller_arrays():
     a, b = np.random.rand(6), np.random.rand(6)
     out = np.empty(6)

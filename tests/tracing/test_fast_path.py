@@ -11,6 +11,7 @@ import npcompile
 from npcompile import _compile as C
 from npcompile import config
 from npcompile.tracing import _fast_path
+from npcompile.tracing._dynamo_patch import NESTED_GRAPH_BREAKS
 
 from .conftest import RecordingBackend, same
 
@@ -187,7 +188,8 @@ def test_graph_break_functions_stay_on_the_normal_path(normal_calls):
     x = np.random.rand(5)
     for _ in range(4):
         assert same(f(x), g(x))
-    assert len(rec.graphs) == 2
+    # (without nested graph breaks, torch 2.11, the entry function splits around the call too)
+    assert len(rec.graphs) == (2 if NESTED_GRAPH_BREAKS else 4)
     assert normal_calls[0] == 4 and f.__npcompile_state__.direct.table == ()
 
 

@@ -6,6 +6,7 @@ import pytest
 
 from npcompile import _compile as C
 from npcompile import config
+from npcompile.tracing._dynamo_patch import NESTED_GRAPH_BREAKS
 
 from .conftest import RecordingBackend, same
 
@@ -68,7 +69,7 @@ def test_body_compiles_once_however_many_iterations():
         rec = RecordingBackend()
         _check(fn, _grid(), backend=rec)
         counts.append(len(rec.graphs))
-    assert counts[0] == counts[1] <= 3
+    assert counts[0] == counts[1] <= (3 if NESTED_GRAPH_BREAKS else 4)  # (2.11: the entry function splits too)
     rec = RecordingBackend()
     f = C.compile(heat, backend=rec)
     f(_grid(), 20)
@@ -296,7 +297,8 @@ def test_index_by_loop_variable_and_scalar_accumulator_compile_at_most_twice():
     for n in (12, 30):
         rec = RecordingBackend()
         _check(ema, np.random.default_rng(1).random(n), 0.3, backend=rec)
-        assert len(rec.graphs) <= 4  # before, after, and the body twice (static i, then symbolic i)
+        # before, after, and the body twice (static i, then symbolic i); 2.11: the entry function splits too
+        assert len(rec.graphs) <= (4 if NESTED_GRAPH_BREAKS else 5)
 
 
 def test_body_temporaries_stay_local():

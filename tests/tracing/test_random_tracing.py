@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from npcompile import _compile as C
+from npcompile.tracing._dynamo_patch import NESTED_GRAPH_BREAKS
 
 
 def projection(x):
@@ -44,7 +45,9 @@ def _assert_same(got, exp):
 
 
 @pytest.mark.parametrize("backend", ["eager", "aot_eager"])
-@pytest.mark.parametrize("fn,graphs", [(projection, 1), (returned_generator, 1), (array_parameter, 2)])
+# (array_parameter: 3 graphs without nested graph breaks, torch 2.11, as the entry function splits too)
+@pytest.mark.parametrize("fn,graphs", [(projection, 1), (returned_generator, 1),
+                                       (array_parameter, 2 if NESTED_GRAPH_BREAKS else 3)])
 def test_seeded_generator_gives_numpys_stream(fn, graphs, backend):
     x = np.arange(12.0).reshape(4, 3) if fn is projection else np.arange(3.0)
     compiled = C.compile(fn, backend=backend)
