@@ -214,7 +214,7 @@ def assign(dst: torch.Tensor, src, casting="same_kind", where=True):
             raise TypeError(f"Cannot cast array data from {sd!r} to {d!r} according to the rule {casting!r}")
     v = broadcast_value(cast(v, dst.dtype), dst.shape)
     if where is not True:
-        v = torch.where(_where_mask(where, dst.shape), v, dst)
+        v = _dtypes.where(_where_mask(where, dst.shape), v, dst)
     if any(s == 0 and n > 1 for n, s in zip(dst.shape, dst.stride())):
         # a broadcast view: NumPy writes each memory element several times, in C order, so the last write stays
         last = tuple(slice(-1, None) if s == 0 and n > 1 else slice(None) for n, s in zip(dst.shape, dst.stride()))

@@ -221,7 +221,7 @@ def _fold(uf, loop, x, axis, mask, init):
     r, start = (init.expand(x.shape[:-1]), 0) if init is not None else (x[..., 0], 1)
     for i in range(start, x.shape[-1]):
         v = op(r, x[..., i])
-        r = v if m is None else torch.where(m[..., i], v, r)
+        r = v if m is None else _dtypes.where(m[..., i], v, r)
     return r.unsqueeze(axis)
 
 
@@ -265,12 +265,12 @@ def _reduce_general(uf, x, t, axes, loop, mask, init, n):
         return start.expand(_keep_shape(t.shape, axes)).clone()
     if not axes:  # each element reduces alone: initial op x, or what a masked-out element leaves
         r = (x.clone() if x is t else x) if init is None else uf._run([init, x], loop)
-        return r if mask is None else torch.where(mask, r, init if init is not None else identity)
+        return r if mask is None else _dtypes.where(mask, r, init if init is not None else identity)
     if name not in _REORDERABLE:
         return _fold(uf, loop, x, axes[0], mask, init if init is not None else identity if mask is not None
                      else None)
     if mask is not None:
-        x = torch.where(mask, x, identity if identity is not None else init)
+        x = _dtypes.where(mask, x, identity if identity is not None else init)
     r = _kernel(uf, loop, acc)(x, axes, True)
     return r if init is None else uf._run([init, r], loop)
 
