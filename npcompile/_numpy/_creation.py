@@ -527,14 +527,14 @@ def tril(m, k=0):
     """``numpy.tril``: zero above the k-th diagonal of the last two axes (1-D ``m`` is broadcast to 2-D)."""
     t = as_tensor(m)
     mask = _tri_mask(*t.shape[-2:], k=k, device=t.device)
-    return wrap(torch.where(mask, t, torch.zeros((), dtype=t.dtype, device=t.device)))
+    return wrap(_dtypes.where(mask, t, torch.zeros((), dtype=t.dtype, device=t.device)))
 
 
 def triu(m, k=0):
     """``numpy.triu``: zero below the k-th diagonal of the last two axes (1-D ``m`` is broadcast to 2-D)."""
     t = as_tensor(m)
     mask = _tri_mask(*t.shape[-2:], k=operator.index(k) - 1, device=t.device)
-    return wrap(torch.where(mask, torch.zeros((), dtype=t.dtype, device=t.device), t))
+    return wrap(_dtypes.where(mask, torch.zeros((), dtype=t.dtype, device=t.device), t))
 
 
 def vander(x, N=None, increasing=False):

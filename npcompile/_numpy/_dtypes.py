@@ -99,10 +99,12 @@ def movable(t: torch.Tensor) -> torch.Tensor:
 
 
 def where(mask: torch.Tensor, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
-    """``torch.where(mask, a, b)`` for ``a`` and ``b`` of one dtype, the wide unsigned ones too: torch 2.11 has no
-    kernel for those, and selecting moves bits, so they select as their signed views."""
+    """``torch.where(mask, a, b)``, also for ``a`` and ``b`` of one wide unsigned dtype: torch 2.11 has no kernel for
+    those, and selecting moves bits, so they select as their signed views."""
     s = _SIGNED_VIEW.get(a.dtype)
-    return torch.where(mask, a, b) if s is None else torch.where(mask, a.view(s), b.view(s)).view(a.dtype)
+    if s is None or b.dtype != a.dtype:
+        return torch.where(mask, a, b)
+    return torch.where(mask, a.view(s), b.view(s)).view(a.dtype)
 
 
 # ---------------------------------------------------------------- scalar types and the abstract hierarchy

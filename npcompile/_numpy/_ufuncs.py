@@ -252,7 +252,7 @@ class ufunc:
         rs = (res,) if self.nout == 1 else res
         fill = [None] * self.nout if outs is None else [None if o is None else o.tensor for o in outs]
         try:
-            rs = tuple(torch.where(w, r, f if f is not None else torch.zeros((), dtype=r.dtype, device=r.device))
+            rs = tuple(_dtypes.where(w, r, f if f is not None else torch.zeros((), dtype=r.dtype, device=r.device))
                        for r, f in zip(rs, fill))
         except RuntimeError as e:
             raise _shape_error(e, [*rs, w, *(f for f in fill if f is not None)]) from None

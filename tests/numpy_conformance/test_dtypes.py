@@ -186,3 +186,14 @@ def test_common_type_and_type_codes():
     assert shim.mintypecode("idF") == numpy.mintypecode("idF")
     assert shim.typename("f") == numpy.typename("f")
     assert shim.typecodes == numpy.typecodes
+
+
+@pytest.mark.parametrize("dt", ["uint16", "uint32", "uint64"])
+def test_wide_unsigned_selections(dt):
+    a = numpy.array([[3, 0, 7], [1, 9, 2]], dtype=dt)
+    b = numpy.array([[1, 5, 7], [8, 0, 2]], dtype=dt)
+    assert_matches(lambda xp, a, b: (xp.tril(a), xp.triu(a, 1)), a, b)
+    assert_matches(lambda xp, a, b: xp.add(a, b, where=a > b, out=xp.zeros_like(a)), a, b)
+    assert_matches(lambda xp, a, b: xp.copyto(a, b, where=a > b), a, b, check_inputs=True)
+    assert_matches(lambda xp, a, b: (xp.max(a, axis=0, where=a > 1, initial=0), xp.add.reduce(a, None, where=a > 1),
+                                     xp.subtract.reduce(a, 1, where=a > 1, initial=100)), a, b)
