@@ -60,6 +60,7 @@ _set_grad_enabled = torch._C._set_grad_enabled
 _is_grad_enabled = torch.is_grad_enabled
 _from_numpy = torch.from_numpy
 _Tensor = torch.Tensor
+_tf_stack_len = torch._C._len_torch_function_stack
 _ndarray = _np.ndarray
 
 # NumPy dtypes that have a torch twin: arrays of these cross into the graph as tensors.  Anything else
@@ -158,7 +159,9 @@ def _tensor_to_numpy(t, io):
     that argument (so a no-op view ``a[:]`` comes back as ``a``: the one case that differs from NumPy).
     """
     arrays, host, run, broken = io
-    if run and t.dim():  # (not ``t._is_view()``: a dtype view ``a.view(np.int64)`` is not one to torch)
+    # A result of an argument's dtype that is no view to torch is one the graph made (cheap to tell); a dtype
+    # view (``a.view(np.int64)``) is no view to torch either, but has another dtype.
+    if run and t.dim() and (broken or t._is_view() or _other_dtype(t.dtype, run)):
         p = t.data_ptr()
         for i, r in enumerate(run):
             s = r.untyped_storage()
@@ -175,6 +178,13 @@ def _tensor_to_numpy(t, io):
     if a.ndim == 0:
         return a[()]  # NumPy returns scalars (numpy.float64...) where the shim has 0-D arrays
     return a
+
+
+def _other_dtype(d, tensors):
+    for r in tensors:
+        if r.dtype is not d:
+            return True
+    return False
 
 
 class _Region:
@@ -506,7 +516,7 @@ def _make_wrapper(state: _Compiled):
                 in_tensors = fixed
         run_tensors = in_tensors
         moved = None
-        if n_in:
+        if n_in and _tf_stack_len():  # (a device context is a torch function mode: none, nothing to ask)
             device = _devices.run_device()
             if device is not None:
                 moved = _devices.Moved(in_tensors, device)
