@@ -193,3 +193,18 @@ def test_disable_runs_uncompiled():
     x = np.random.rand(3)
     assert same(f(x), np.sin(x) + 1)
     assert calls == [np.ndarray]
+
+
+def test_explain_names_print_only_for_print():
+    def printing(a):
+        b = a * 2
+        print(end="")
+        return b
+
+    def polynomial_product(c):
+        p = np.polynomial.Polynomial(c)
+        return (p * p).coef  # (torch 2.11's message for this break hints at print too)
+
+    x = np.arange(3.0)
+    assert [e.feature for e in C.explain(printing)(x).graph_breaks] == ["print"]
+    assert "print" not in [e.feature for e in C.explain(polynomial_product)(x).graph_breaks]
