@@ -122,6 +122,7 @@ def test_copy_back_and_views_through_a_device(cpu_as_device, backend):
             assert view is not a and np.shares_memory(view, a)
         got[1][0, 0] = -5.0
         assert a[1, 0] == -5.0
+    assert f.__npcompile_state__.direct.table  # warm calls took the direct path, with the moved arguments
     moved = cpu_as_device[-1]
     for host, run in zip(moved.host, moved.run):  # the graphs ran on copies
         assert host.untyped_storage().data_ptr() != run.untyped_storage().data_ptr()
