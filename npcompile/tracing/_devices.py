@@ -9,8 +9,9 @@ A moved argument keeps its exact memory layout (the storage under it is copied, 
 and strides are laid over the copy), so arguments that alias one another on the host alias on the device too,
 and an output that views an argument maps back to the same bytes of the caller's array.  After the call, each
 argument the graphs wrote to (its version counter moved: every backend bumps it for an in-place update), and
-any argument sharing memory with it, is copied back into the caller's array.  What the compiled function does in real NumPy after a graph break works
-on host copies of device data, as in ``torch.compile``: in-place updates made there do not reach the caller.
+any argument sharing memory with it, is copied back into the caller's array.  What the compiled function does
+in real NumPy after a graph break works on host copies of device data, as in ``torch.compile``: in-place
+updates made there do not reach the caller.
 """
 
 from __future__ import annotations
