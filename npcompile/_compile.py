@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import os
 import threading
 import types
 from typing import Callable
@@ -137,6 +138,11 @@ def _make_entry(fn: Callable) -> types.FunctionType:
         return _pack(fn(*args, **kwargs), args, kwargs)
 
     name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or type(fn).__name__
+    # Dynamo keeps what it learnt about argument shapes (automatic dynamic) per (file, line, name) of the code: the
+    # source location in the name keeps two same-named functions from sharing it (one would compile dynamic).
+    src = getattr(fn, "__code__", None)
+    if src is not None:
+        name = f"{name}@{os.path.basename(src.co_filename)}:{src.co_firstlineno}"
     code = __npcompile_entry__.__code__
     code = code.replace(co_name=f"npcompile<{name}>"[:200])
     entry = types.FunctionType(code, __npcompile_entry__.__globals__, code.co_name, None,

@@ -422,3 +422,22 @@ def test_torch_from_numpy_and_tensor_numpy_inside_graph():
     exp = f(x)
     assert same(got[0], exp[0]) and isinstance(got[1], torch.Tensor) and torch.equal(got[1], exp[1])
     assert len(rec.graphs) == 1
+
+
+def test_same_named_functions_do_not_share_shape_history():
+    seen = []
+
+    def backend(gm, example_inputs):
+        seen.append([isinstance(e, torch.SymInt) for e in example_inputs])
+        return gm.forward
+
+    def scaled(a):
+        return a / a.sum(axis=1, keepdims=True)
+
+    C.compile(scaled, backend=backend)(np.ones((4, 3)))
+
+    def scaled(a):  # the same qualified name, another function
+        return a / a.sum(axis=1, keepdims=True)
+
+    C.compile(scaled, backend=backend)(np.ones((5, 2)))  # another shape: static all the same
+    assert seen == [[False], [False]]
