@@ -3,4 +3,4 @@
 Run `python -m benchmarks --help`; see README.md in this folder.
 """
 
-import npcompile  # noqa: E402,F401  (first: its torch allocator setting must precede torch's first allocation)
+import npcompile  # noqa: E402,F401  (its malloc settings apply to every column alike)

@@ -8,15 +8,10 @@ TorchDynamo (which would also load ``torch._numpy``).
 """
 
 import importlib
-import os
-import sys
 
-if "torch" not in sys.modules:
-    # Large torch CPU buffers on transparent huge pages, as NumPy puts its own large arrays: otherwise every
-    # fresh output of a compiled kernel pays a page fault per 4 KB on every call (``x + 1`` on 32 MB, one
-    # thread: 25 ms -> 6 ms).  torch reads this once, at its first allocation; ``THP_MEM_ALLOC_ENABLE=0``
-    # opts out.
-    os.environ.setdefault("THP_MEM_ALLOC_ENABLE", "1")
+from ._memory import keep_freed_memory
+
+keep_freed_memory()
 
 from ._errors import UnsupportedFeature
 from .wrap_numpy import wrap_numpy  # eager: a lazy name would be shadowed by the same-named submodule
