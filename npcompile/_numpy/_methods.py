@@ -72,15 +72,15 @@ def _pow_shortcut(self, other):
 
 def _pow(self, other):
     uf = _pow_shortcut(self, other)
-    return uf(self) if uf is not None else _POWER_OPS[0](self, other)
+    return uf(self) if uf is not None else _plain_pow(self, other)
 
 
 def _ipow(self, other):
     uf = _pow_shortcut(self, other)
-    return uf(self, out=self) if uf is not None else _POWER_OPS[2](self, other)
+    return uf(self, out=self) if uf is not None else _plain_ipow(self, other)
 
 
-_POWER_OPS = _binary(U.power)
+_plain_pow, _plain_ipow = ndarray.__pow__, ndarray.__ipow__  # from the operator loop above
 ndarray.__pow__ = _pow
 ndarray.__ipow__ = _ipow
 

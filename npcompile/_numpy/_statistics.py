@@ -411,7 +411,7 @@ def _bin_edges(x, bins, range, weights):
             if width and not (x.is_floating_point() or x.is_complex()):
                 width = builtins.max(width, 1)  # integer data: bins at least one unit wide
             nbins = int(math.ceil((last - first) / width)) if width else 1
-        return _linspace(first, last, nbins + 1, comp, _edge_dtype(x, first, last)), (first, last)
+        return _uniform_edges(x, first, last, comp, nbins), (first, last)
     b = as_tensor(bins)
     if b.ndim == 0:
         try:
@@ -421,15 +421,21 @@ def _bin_edges(x, bins, range, weights):
         if nbins < 1:
             raise ValueError("`bins` must be positive, when an integer")
         first, last, comp = _outer_edges(x, range)
-        edges = _linspace(first, last, nbins + 1, comp, _edge_dtype(x, first, last))
-        if _eager(edges) and bool((edges[:-1] >= edges[1:]).any()):  # data check, eager only
-            raise ValueError(f"Too many bins for data range. Cannot create {nbins} finite-sized bins.")
-        return edges, (first, last)
+        return _uniform_edges(x, first, last, comp, nbins), (first, last)
     if b.ndim != 1:
         raise ValueError("`bins` must be 1d, when an array")
     if _eager(b) and bool((b[1:] < b[:-1]).any()):  # data check, eager only
         raise ValueError("`bins` must increase monotonically, when an array")
     return b, None
+
+
+def _uniform_edges(x, first, last, comp, nbins):
+    """``nbins`` equal bins from ``first`` to ``last`` (a count or an estimator's), with NumPy's error when the
+    dtype cannot make them distinct."""
+    edges = _linspace(first, last, nbins + 1, comp, _edge_dtype(x, first, last))
+    if _eager(edges) and bool((edges[:-1] >= edges[1:]).any()):  # data check, eager only
+        raise ValueError(f"Too many bins for data range. Cannot create {nbins} finite-sized bins.")
+    return edges
 
 
 def _edge_dtype(x, first, last):

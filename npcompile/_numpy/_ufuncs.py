@@ -588,18 +588,19 @@ def _float_power(a, b):
     NumPy rounds it into the loop (torch's scalar pow would expand x**3 into float products, rounding
     differently)."""
     if not isinstance(b, torch.Tensor):
-        if type(b) in (builtins.int, builtins.float) and b == 2:
-            return a * a
-        if type(b) in (builtins.int, builtins.float) and b == -1:
-            return torch.reciprocal(a)
-        if type(b) is builtins.float and b == 0.5 and a.dtype != torch.float16:
-            return torch.sqrt(a)  # as NumPy's float32/64 loops: sqrt(-0.0) = -0.0, sqrt(-inf) = nan
-        if a.dtype == torch.float32 and type(b) in (builtins.int, builtins.float) and b in _SMALL_POWERS:
-            w = a.to(torch.float64)
-            r = w
-            for _ in range(builtins.abs(builtins.int(b)) - 1):
-                r = r * w
-            return (1.0 / r if b < 0 else r).to(torch.float32)
+        if type(b) in (builtins.int, builtins.float):
+            if b == 2:
+                return a * a
+            if b == -1:
+                return torch.reciprocal(a)
+            if b == 0.5 and type(b) is builtins.float and a.dtype != torch.float16:
+                return torch.sqrt(a)  # as NumPy's float32/64 loops: sqrt(-0.0) = -0.0, sqrt(-inf) = nan
+            if a.dtype == torch.float32 and b in _SMALL_POWERS:
+                w = a.to(torch.float64)
+                r = w
+                for _ in range(builtins.abs(builtins.int(b)) - 1):
+                    r = r * w
+                return (1.0 / r if b < 0 else r).to(torch.float32)
         b = as_tensor(b).to(device=a.device, dtype=a.dtype)
     return torch.pow(a, b)
 
@@ -931,7 +932,8 @@ _FMIN = _pick(lambda a, b: torch.isnan(b) | (a < b))
 
 
 def _matmul(a, b):
-    if a.is_cpu and a.dtype != torch.bool and ((a.ndim < 3 and b.ndim < 3) or not _tiny_stack(a, b)):
+    tiny = (a.ndim > 2 or b.ndim > 2) and _tiny_stack(a, b)
+    if a.is_cpu and a.dtype != torch.bool and not tiny:
         try:
             return a @ b  # the common case first; NumPy's messages only when torch refuses
         except RuntimeError:
@@ -948,7 +950,7 @@ def _matmul(a, b):
         from ._products import matmul_exact  # no exact torch kernel: bool, integers off the CPU
 
         return matmul_exact(a, b)
-    if _tiny_stack(a, b):
+    if tiny:
         # A stack of tiny matrices: a library call per batch is mostly overhead, while the broadcast product
         # summed over k is one fused loop in Inductor (it also fuses with neighbouring matmuls and pointwise
         # ops), summing each k in order as NumPy's own small-matrix loop does.
@@ -957,7 +959,8 @@ def _matmul(a, b):
 
 
 def _tiny_stack(a, b):
-    return (a.ndim >= 2 and b.ndim >= 2 and max(a.ndim, b.ndim) >= 3 and a.is_floating_point() and is_tracing(a)
+    """Whether a traced product of stacked matrices (one operand above 2-D) has only tiny matrices."""
+    return (a.ndim >= 2 and b.ndim >= 2 and a.is_floating_point() and is_tracing(a)
             and max(a.shape[-2], a.shape[-1], b.shape[-1]) <= _TINY_MATRIX)
 
 
