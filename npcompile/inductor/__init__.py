@@ -35,6 +35,13 @@ _CPU_AND_CUDA = {
 _CPU_ONLY = {"fallback_random": True}
 
 
+def _cpu_passes() -> dict:
+    """Our graph passes for CPU graphs (imported on first compile: Inductor's modules load slowly)."""
+    from ._outer_reductions import OuterReductionPass
+
+    return {"post_grad_custom_pre_pass": OuterReductionPass()}
+
+
 def _known(options: dict) -> dict:
     """Drop keys this torch's Inductor does not have (settings differ across torch 2.11 to 2.13)."""
     import torch._inductor.config as ic
@@ -54,7 +61,7 @@ def _known(options: dict) -> dict:
 def inductor_options(user_options: dict | None = None, device_type: str = "cpu") -> dict:
     """Inductor config overrides for an npcompile compile of a graph on ``device_type``; the user's ``options``
     win."""
-    opts = _known({**_CPU_AND_CUDA, **(_CPU_ONLY if device_type == "cpu" else {})})
+    opts = _known({**_CPU_AND_CUDA, **({**_CPU_ONLY, **_cpu_passes()} if device_type == "cpu" else {})})
     if user_options:
         opts.update(user_options)
     return opts
