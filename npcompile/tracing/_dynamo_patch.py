@@ -105,6 +105,14 @@ except ImportError:
 #   the calling frame's stack wrongly when the broken frame cannot resume (``g(f(x))``, ``f`` breaking at an
 #   operator: ``g`` gets the wrong values, no error), so they are used from the release tested correct on (2.13).
 NESTED_GRAPH_BREAKS = hasattr(torch._dynamo.config, "nested_graph_breaks") and _torch_version() >= (2, 13)
+if NESTED_GRAPH_BREAKS:
+    import torch._dynamo.symbolic_convert as _dy_sc  # noqa: E402
+
+    _Translator = _require(_dy_sc, "InstructionTranslatorBase")
+    _ORIG_TX_CALL_FUNCTION = _require(_Translator, "call_function")
+    _ORIG_TX_INLINE = _require(_Translator, "inline_user_function_return")
+    _LazyVariable = _require(_require(torch._dynamo.variables, "lazy"), "LazyVariableTracker")
+    _require(_LazyVariable, "unwrap")
 
 
 def _shim():
@@ -795,6 +803,30 @@ def _can_dispatch_torch_function(tx, args, kwargs) -> bool:
     return False if arrays else _ORIG_CAN_DISPATCH_TF(tx, args, kwargs)
 
 
+def _tx_call_function(self, fn, args, kwargs):
+    """Records the callee of the call instruction being traced (see ``_tx_inline_user_function_return``)."""
+    outer = self.__dict__.get("_npc_callee")
+    self._npc_callee = fn
+    try:
+        return _ORIG_TX_CALL_FUNCTION(self, fn, args, kwargs)
+    finally:
+        self._npc_callee = outer
+
+
+def _tx_inline_user_function_return(self, fn, args, kwargs, allow_nested_graph_breaks=False):
+    """A graph break nested in an inlined function resumes the caller after its current call instruction, with
+    the function's return value as that instruction's result.  That holds only when the instruction calls this
+    very function; torch 2.13 also allows it for functions a builtin calls (``sorted(key=...)``, ``map``,
+    ``max(key=...)``), whose caller then gets the key function's value as ``sorted``'s (wrong values, or an
+    IndexError).  Other calls break at the caller's instruction, which then runs in Python."""
+    if allow_nested_graph_breaks:
+        callee = self.__dict__.get("_npc_callee")
+        if isinstance(callee, _LazyVariable):  # a global or closure variable, realized by the call
+            callee = callee.unwrap()
+        allow_nested_graph_breaks = callee is fn
+    return _ORIG_TX_INLINE(self, fn, args, kwargs, allow_nested_graph_breaks)
+
+
 def _patch_table():
     """(object, attribute, replacement) for every swap.  Each comment says what it replaces and why."""
     shim = _shim()
@@ -834,6 +866,11 @@ def _patch_table():
         # operators/methods/subscripts stay NumPy operations under an active torch function mode.
         (_dy_tf, "can_dispatch_torch_function", _can_dispatch_torch_function),
     ]
+    if NESTED_GRAPH_BREAKS:
+        # symbolic_convert.InstructionTranslatorBase.call_function / .inline_user_function_return: nested graph
+        # breaks only in a function the current call instruction calls itself (see _tx_inline_user_function_return).
+        table += [(_Translator, "call_function", _tx_call_function),
+                  (_Translator, "inline_user_function_return", _tx_inline_user_function_return)]
     return table
 
 
