@@ -54,7 +54,6 @@ _INT64 = _np.dtype(_np.int64)
 _FLOATS = (_np.dtype(_np.float32), _np.dtype(_np.float64))
 _POISSON_LAM_MAX = 9.223372006484771e18
 _ROUNDS = 48  # proposals per sample of the rejection samplers (vonmises, zipf): P(all rejected) < 1e-21
-_EAGER_ROUNDS = 6  # eagerly, proposals come in chunks of this many until every sample has an accepted one
 _HYPERGEOMETRIC_MAX = 10**9  # Generator.hypergeometric's (and the "marginals" method's) bound on the counts
 _TINY = 2.0 ** -64  # lower clamp for uniforms that feed a logarithm (the open interval (0, 1))
 
@@ -353,14 +352,14 @@ class _Sampler:
         rho = (r - torch.sqrt(2.0 * r)) / (2.0 * k)
         sk = torch.where(k < 1e-5, 1.0 / k + k, (1.0 + rho * rho) / (2.0 * rho))
 
-        def propose(rounds):
-            z = torch.cos(math.pi * self._uniform01(rounds))
+        def propose(draws, k, sk):
+            z = torch.cos(math.pi * self._uniform01(draws))
             w = (1.0 + sk * z) / (sk + z)
             y = k * (sk - w)
-            v = self._open01(rounds)
+            v = self._open01(draws)
             return w, (y * (2.0 - y) - v >= 0) | (torch.log(y / v) + 1.0 - y >= 0)
 
-        angle = torch.acos(_rejection(propose, s).clamp(-1.0, 1.0))
+        angle = torch.acos(_rejection(propose, s, k, sk).clamp(-1.0, 1.0))
         angle = torch.where(self._uniform01(s) < 0.5, -angle, angle)
         angle = torch.where(k > 1e6, torch.sqrt(1.0 / k) * self._normal01(s), angle)
         angle = torch.where(k < 1e-8, math.pi * (2.0 * self._uniform01(s) - 1.0), angle)
@@ -478,12 +477,19 @@ class _Sampler:
         sampling without replacement puts less than 2 exp(-72) ~ 1e-31 of the mass outside it.  The pmf comes
         from the cumulated log ratios p(k + 1) / p(k) of its terms (no cancellation of large log-gammas)."""
         params = (good, bad, n)
+        row = None  # per sample, its row of distinct parameters (None: Python scalars, one row)
         if any(isinstance(x, torch.Tensor) for x in params):
             xp = torch
-            good, bad, n = torch.broadcast_tensors(*(torch.as_tensor(x, dtype=_F64, device=self._device)
-                                                     for x in params))
-            tail = tuple(shape[len(shape) - good.ndim:])  # the trailing dims of ``shape`` that the params span
-            good, bad, n = (x.expand(tail) for x in (good, bad, n))
+            params = torch.broadcast_tensors(*(torch.as_tensor(x, dtype=_F64, device=self._device) for x in params))
+            tail = tuple(shape[len(shape) - params[0].ndim:])  # the trailing dims of ``shape`` the params span
+            params = [x.expand(tail).reshape(-1) for x in params]
+            for x in params:  # number the distinct parameter triples (1-D uniques: unique(dim=0) is slow)
+                i = torch.unique(x, return_inverse=True)[1]
+                row = i if row is None else torch.unique(row * i.numel() + i, return_inverse=True)[1]
+            distinct = builtins.int(row.max()) + 1 if row.numel() else 0
+            good, bad, n = (torch.empty(distinct, dtype=_F64, device=self._device).index_put_((row,), x)
+                            for x in params)
+            row = row.reshape(tail).expand(shape)
         else:
             xp = _np
             good, bad, n = (_np.float64(x) for x in params)
@@ -496,12 +502,13 @@ class _Sampler:
         step = torch.where(k < last[..., None], step, -math.inf)  # log p(k + 1) / p(k); -inf past the window
         log_p = torch.cat([torch.zeros_like(step[..., :1]), torch.cumsum(step[..., :-1], -1)], -1)
         cdf = torch.cumsum(torch.exp(log_p - log_p.amax(-1, keepdim=True)), -1)
-        batch = tuple(first.shape)
-        draws = math.prod(shape) // builtins.max(math.prod(batch), 1)
-        u = self._uniform01((draws,) + batch).movedim(0, -1) * cdf[..., -1:]
-        idx = torch.searchsorted(cdf, u.contiguous(), right=True).clamp_(max=width - 1)
-        x = first[..., None] + idx
-        return x.movedim(-1, 0).reshape(shape).to(torch.int64)
+        u = self._uniform01(shape)
+        if row is None:
+            idx = torch.searchsorted(cdf, u * cdf[-1], right=True)
+        else:
+            idx = _search_rows(cdf, row, u * cdf[:, -1][row])
+            first = first[row]
+        return (first + idx.clamp_(max=width - 1)).to(torch.int64)
 
     def zipf(self, a, size=None):
         """Rejection from the discretized Pareto floor(U**(-1 / (a - 1))): accept with probability
@@ -514,13 +521,13 @@ class _Sampler:
         am1 = _full(a, s, self._device) - 1.0
         bound = -torch.expm1(-am1 * math.log(2.0))
 
-        def propose(rounds):
-            k = torch.floor(torch.exp(-torch.log1p(-self._uniform01(rounds)) / am1))  # U in (0, 1]
-            v = self._uniform01(rounds)
+        def propose(draws, am1, bound):
+            k = torch.floor(torch.exp(-torch.log1p(-self._uniform01(draws)) / am1))  # U in (0, 1]
+            v = self._uniform01(draws)
             ok = (v * k * -torch.expm1(-am1 * torch.log1p(1.0 / k)) <= bound) & (k < 2.0**63)
             return k.clamp(max=2.0**62), ok
 
-        return wrap(_rejection(propose, s).to(torch.int64))
+        return wrap(_rejection(propose, s, am1, bound).to(torch.int64))
 
     def logseries(self, p, size=None):
         """A mixture of geometrics (exact): K | q ~ Geometric(1 - q) on {1, 2, ...} with q = 1 - (1 - p)**U,
@@ -631,21 +638,43 @@ class _Sampler:
         return None
 
 
-def _rejection(propose, shape):
-    """Rejection sampling without a data-dependent loop while tracing: ``propose(rounds)`` gives proposals and
-    whether each is accepted, both of shape ``rounds + shape``; per sample the first accepted one is kept (the
-    first proposal if none of ``_ROUNDS`` is).  Traced, all ``_ROUNDS`` come at once; eagerly, in chunks until
-    every sample has one."""
-    chunk = _ROUNDS if _tracing() else _EAGER_ROUNDS
-    out = done = None
-    for _ in range(_ROUNDS // chunk):
-        proposals, ok = propose((chunk,) + tuple(shape))
-        first = torch.gather(proposals, 0, torch.argmax(ok.to(torch.uint8), dim=0, keepdim=True))[0]
-        out = first if out is None else torch.where(done, out, first)
-        done = ok.any(0) if done is None else done | ok.any(0)
-        if chunk < _ROUNDS and builtins.bool(done.all()):
+def _rejection(propose, shape, *params):
+    """Rejection sampling: ``propose(draws, *params)`` gives proposals of shape ``draws`` and whether each is
+    accepted, for per-sample parameters ``params`` (broadcastable to ``shape``).  Traced (no data-dependent
+    loop): ``_ROUNDS`` proposals for every sample at once, the first accepted one kept (the first proposal if
+    none is).  Eagerly: one proposal per still-pending sample per round, so the work is the expected number of
+    proposals (the last one kept if none of ``_ROUNDS`` is accepted)."""
+    shape = tuple(shape)
+    if _tracing():
+        proposals, ok = propose((_ROUNDS,) + shape, *params)
+        return torch.gather(proposals, 0, torch.argmax(ok.to(torch.uint8), dim=0, keepdim=True))[0]
+    params = [p.expand(shape).reshape(-1) if isinstance(p, torch.Tensor) else p for p in params]
+    pending = out = None
+    for _ in range(_ROUNDS):
+        proposals, ok = propose((math.prod(shape),) if pending is None else pending.shape, *params)
+        if pending is None:
+            out, pending = proposals, torch.nonzero(~ok).flatten()
+        else:
+            out[pending] = proposals
+            pending = pending[~ok]
+        if not pending.numel():
             break
-    return out
+        params = [p[~ok] if isinstance(p, torch.Tensor) else p for p in params]
+    return out.reshape(shape)
+
+
+def _search_rows(cdf, row, u):
+    """``torch.searchsorted(cdf[row], u, right=True)`` with a row of ``cdf`` per sample: a binary search of every
+    sample at once (its steps are gathers), without materializing a row per sample."""
+    width = cdf.shape[-1]
+    flat, base = cdf.reshape(-1), row * width
+    pos = torch.zeros_like(row)
+    step = 1 << (width.bit_length() - 1)
+    while step:  # pos = the number of entries <= u, found bit by bit
+        nxt = pos + step
+        pos = torch.where((nxt <= width) & (flat[base + nxt.clamp(max=width) - 1] <= u), nxt, pos)
+        step >>= 1
+    return pos
 
 
 def _hypergeometric_window(good, bad, n, xp):

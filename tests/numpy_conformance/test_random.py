@@ -141,6 +141,32 @@ def test_multivariate_hypergeometric():
         assert_like(call, _generator_pair)
 
 
+def test_per_sample_parameters():
+    """Parameters that differ per sample: the rejection samplers redraw only their pending samples, each with its
+    own parameters; hypergeometric searches each sample's own pmf row (large counts: wide rows)."""
+    r = shim.random.RandomState(4)
+    z = numpy.asarray(r.zipf([1.5, 3.0], size=(20_000, 2)))
+    for col, a in ((0, 1.5), (1, 3.0)):
+        zeta = sum(k ** -a for k in range(1, 200_000)) + 200_000 ** (1 - a) / (a - 1)
+        assert_matches_pmf(numpy.minimum(z[:, col], 10**4), lambda k, a=a, zeta=zeta: k ** -a / zeta)
+    v = numpy.asarray(r.vonmises([0.0, 2.0], [0.5, 40.0], size=(N, 2)))
+    h = numpy.random.RandomState(4).vonmises([0.0, 2.0], [0.5, 40.0], size=(N, 2))
+    for col in range(2):
+        assert_same_distribution(v[:, col], h[:, col])
+    good, bad, n = [25, 3, 40], [35, 9, 0], [20, 5, 17]
+    x = numpy.asarray(r.hypergeometric(good, bad, n, size=(20_000, 3)))
+    for col in range(3):
+        g, b, m = good[col], bad[col], n[col]
+        assert_matches_pmf(x[:, col], lambda k, g=g, b=b, m=m: math.comb(g, k) * math.comb(b, m - k)
+                           / math.comb(g + b, m))
+    colors = [10**4, 2 * 10**4, 3 * 10**4, 10**4]
+    x = numpy.asarray(shim.random.default_rng(4).multivariate_hypergeometric(colors, 5000, size=N))
+    y = numpy.random.default_rng(4).multivariate_hypergeometric(colors, 5000, size=N)
+    assert (x.sum(1) == 5000).all()
+    for col in range(4):
+        assert_same_distribution(x[:, col], y[:, col])
+
+
 def test_integers_and_randint_distribution():
     ours = numpy.asarray(shim.random.default_rng(3).integers(-3, 4, size=N))
     assert set(ours.tolist()) == set(range(-3, 4))
