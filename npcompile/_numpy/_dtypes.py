@@ -90,6 +90,9 @@ def compute_dtype(t: torch.dtype) -> torch.dtype:
 # Same-size signed types: data movement (gather, index_put, flip...) has no kernels for the wide unsigned types
 # but moves bits exactly through a reinterpreting view.
 _SIGNED_VIEW = {torch.uint16: torch.int16, torch.uint32: torch.int32, torch.uint64: torch.int64}
+# The storage dtypes torch's kernels take as they are (cat, where, indexing, fills): the fast paths' dtypes.
+DIRECT = frozenset({torch.bool, torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8, torch.float16,
+                    torch.float32, torch.float64, torch.complex64, torch.complex128})
 
 
 def movable(t: torch.Tensor) -> torch.Tensor:

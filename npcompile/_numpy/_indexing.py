@@ -263,6 +263,10 @@ def _eager(t: torch.Tensor) -> bool:
 def getitem(a: ndarray, index):
     """``a[index]``: a view for basic indices, a copy for advanced ones and negative-step slices."""
     t = a.tensor
+    if type(index) is ndarray:
+        r = _one_array(t, index.tensor)
+        if r is not None:
+            return wrap(r)
     left = _simple(t, index)
     if left >= 0:
         r = t[index]
@@ -282,6 +286,23 @@ def getitem(a: ndarray, index):
     if p.flips:
         return wrap(v)
     return wrap(v.clone()) if p.element else view_of(a, v)
+
+
+def _one_array(t: torch.Tensor, i: torch.Tensor):
+    """``t[i]`` for one int64 or boolean index array (a mask over ``t``'s leading dims), which torch places and
+    copies as NumPy does, checking bounds on the CPU (elsewhere by device-side asserts); None for any other case
+    and on an index error, whose NumPy message the general path gives."""
+    if not i.ndim or t.dtype not in _dtypes.DIRECT:
+        return None
+    if i.dtype is torch.bool:
+        if i.shape != t.shape[:i.ndim]:
+            return None
+    elif i.dtype is not torch.int64 or not t.is_cpu:
+        return None
+    try:
+        return t[i]
+    except IndexError:
+        return None
 
 
 def _flip(t, dims):
@@ -325,6 +346,8 @@ def setitem(a: ndarray, index, value):
     if not a._writeable:
         raise ValueError("assignment destination is read-only")
     t = a.tensor
+    if type(index) is ndarray and _assign_one_array(t, index.tensor, value):
+        return
     left = _simple(t, index)
     if left >= 0:
         return _assign_basic(t[index], (), value, not left)
@@ -338,14 +361,59 @@ def setitem(a: ndarray, index, value):
 
 def _assign_basic(v, flips, value, element):
     if type(value) in _PY_SCALARS and not flips:
-        v.fill_(_python_value(value, _dtypes.from_torch(v.dtype)))
-        return
+        x = _fill_value(value, v.dtype)
+        if x is not None:
+            v.fill_(x)
+            return
     val = _value_tensor(value, v.dtype, element)
     if val.ndim > v.ndim and isinstance(value, (list, tuple)):  # NumPy coerces the list to at most v.ndim dims
         raise ValueError("setting an array element with a sequence. The requested array would exceed the maximum "
                          f"number of dimension of {v.ndim}.")
     val = _fit(val, v.shape, "could not broadcast input array from shape {} into shape {}")
     v.copy_(_flip(_unaliased(val, v), flips))
+
+
+_SMALL_INDEX = 256  # index arrays up to this size are read into Python to check bounds and repeats
+
+
+def _assign_one_array(t: torch.Tensor, i: torch.Tensor, value) -> bool:
+    """``t[i] = value`` written directly for the common cases where torch writes as NumPy does: a boolean mask of
+    ``t``'s shape and a Python scalar (``masked_fill_``); eagerly on the CPU, a small 1-D int64 array of indices in
+    ``[0, len(t))`` and a Python scalar (``index_fill_``) or an array of ``t``'s dtype and exactly the indexed shape
+    (``index_copy_``), the indices read once to check bounds and, for an array, repeats (NumPy's last write wins,
+    torch's is any).
+    False: not such a case (or an error, which the general path raises), nothing written."""
+    if t.dtype not in _dtypes.DIRECT:
+        return False
+    scalar = type(value) in _PY_SCALARS
+    if i.dtype is torch.bool:
+        if not scalar or not i.ndim or i.shape != t.shape or i.device != t.device:
+            return False
+        x = _fill_value(value, t.dtype)
+        if x is None:
+            return False
+        t.masked_fill_(i, x)
+        return True
+    if i.dtype is not torch.int64 or i.ndim != 1 or not t.ndim or not 0 < i.numel() <= _SMALL_INDEX \
+            or not (t.is_cpu and i.is_cpu) or is_tracing(i):
+        return False
+    ids = sorted(i.tolist())
+    if ids[0] < 0 or ids[-1] >= t.shape[0]:
+        return False
+    if scalar:
+        x = _fill_value(value, t.dtype)
+        if x is None:
+            return False
+        t.index_fill_(0, i, x)
+        return True
+    if type(value) is not ndarray:
+        return False
+    v, k = value.tensor, len(ids)
+    if v.dtype is not t.dtype or v.ndim != t.ndim or v.shape[0] != k or v.ndim > 1 and v.shape[1:] != t.shape[1:] \
+            or len(set(ids)) != k:
+        return False
+    t.index_copy_(0, i, _unaliased(v, t))
+    return True
 
 
 def _assign_advanced(v, p, value):
@@ -432,6 +500,19 @@ def _python_value(x, d: _np.dtype):
             raise TypeError("float() argument must be a string or a real number, not 'complex'")
         return builtins.float(x)
     return builtins.bool(x) if k == "b" else builtins.complex(x)
+
+
+_NARROW_MAX = {torch.float16: float(_np.finfo(_np.float16).max), torch.float32: float(_np.finfo(_np.float32).max),
+               torch.complex64: float(_np.finfo(_np.float32).max)}
+
+
+def _fill_value(x, td: torch.dtype):
+    """A Python scalar converted for the fill ops (``fill_``, ``masked_fill_``...) into dtype ``td``, NumPy's
+    conversion errors raised; None where their checked conversion refuses what NumPy rounds (a float beyond a
+    narrow float's range becomes inf in NumPy: then a tensor of the value is written instead)."""
+    x = _python_value(x, _dtypes.from_torch(td))
+    big = _NARROW_MAX.get(td)
+    return x if big is None or abs(x) < big else None
 
 
 def _value_tensor(value, td: torch.dtype, element: bool) -> torch.Tensor:
@@ -658,10 +739,6 @@ def compress(condition: ArrayLike, a: ArrayLike, axis=None, out: OutArray = None
     return take(wrap(a), wrap(torch.nonzero(condition != 0).reshape(-1)), axis).tensor
 
 
-_DIRECT_WHERE = frozenset({torch.bool, torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8, torch.float16,
-                           torch.float32, torch.float64, torch.complex64, torch.complex128})
-
-
 def where(condition, x=None, y=None, /):
     """``numpy.where``: with one argument ``nonzero``; with three, ``x`` or ``y`` in their NEP 50 common dtype."""
     if x is None and y is None:
@@ -670,7 +747,7 @@ def where(condition, x=None, y=None, /):
         raise ValueError("either both or neither of x and y should be given")
     if type(condition) is ndarray and type(x) is ndarray and type(y) is ndarray:
         c, tx, ty = condition.tensor, x.tensor, y.tensor
-        if c.dtype is torch.bool and tx.dtype is ty.dtype and tx.dtype in _DIRECT_WHERE:
+        if c.dtype is torch.bool and tx.dtype is ty.dtype and tx.dtype in _dtypes.DIRECT:
             try:  # fast path: one dtype, a bool mask, torch's broadcasting is NumPy's
                 return wrap(torch.where(c, tx, ty))
             except RuntimeError:

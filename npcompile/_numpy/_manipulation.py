@@ -373,10 +373,6 @@ def _join_dtype(ts, dtype, casting):
     return d
 
 
-_DIRECT_CAT = frozenset({torch.bool, torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8, torch.float16,
-                         torch.float32, torch.float64, torch.complex64, torch.complex128})
-
-
 def _direct_cat(ts) -> bool:
     """Whether ``torch.cat`` joins ``ts`` as NumPy does: one dtype it has kernels for (torch would promote mixed
     ones by its own rules) and one rank above 0 (torch would skip legacy empty 1-D inputs)."""
@@ -384,7 +380,7 @@ def _direct_cat(ts) -> bool:
         return False
     t0 = ts[0]
     d, n = t0.dtype, t0.ndim
-    if not n or d not in _DIRECT_CAT:
+    if not n or d not in _dtypes.DIRECT:
         return False
     for t in ts:  # a loop, not all(<generator>): this runs on every eager call
         if t.dtype is not d or t.ndim != n:

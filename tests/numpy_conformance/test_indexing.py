@@ -284,6 +284,117 @@ def test_setitem_read_only_and_overlap():
     del r
 
 
+# ---------------------------------------------------------------- fast paths: one index array
+
+
+def _fast_cases():
+    """(array, index array) pairs of the one-array fast paths: every dtype, views, masks over leading dims."""
+    rng = numpy.random.default_rng(1)
+    for dt in ALL:
+        a = (rng.standard_normal((4, 3)) * 10).astype(dt)
+        yield a, numpy.array([3, 0, 0, 2])  # repeated rows
+        yield a[:, 1], numpy.array([[1, 2], [0, 0]])  # a strided view, a 2-D index
+        yield a.T, numpy.array([2, 1])
+        yield a, a.real > 0 if dt.kind != "b" else a  # a whole mask
+        yield a, numpy.array([True, False, True, True])  # a mask over the leading dim
+    a = numpy.arange(5.0)
+    yield from [(a, numpy.array([], numpy.int64)), (a, numpy.array([5])), (a, numpy.array([-6, 0])),
+                (a, numpy.array([-1, -5])), (a, numpy.array([True, False])), (a, numpy.array([2], numpy.int32)),
+                (a, numpy.array(2)), (a, numpy.array(True)), (numpy.array(3.0), numpy.array([True])),
+                (numpy.zeros((0, 2)), numpy.array([0])), (numpy.zeros((0, 2)), numpy.array([], numpy.int64))]
+
+
+@pytest.mark.parametrize("a,index", list(_fast_cases()))
+def test_getitem_one_array(a, index):
+    """``a[i]`` for one int64 or boolean array (torch's indexing directly) against NumPy: dtype, shape, values,
+    errors; the result is a copy."""
+    expected, err = _np_call(lambda: a[index])
+    s = shim.asarray(a)
+    if err is not None:
+        with pytest.raises(type(err), match=str(err).replace("(", ".").replace(")", ".")):
+            s[shim.asarray(index)]
+        return
+    got = s[shim.asarray(index)]
+    assert_same(numpy.asarray(expected), got)
+    if got.size and index.ndim:
+        got[...] = 0
+        assert_same(a, s)  # not a view
+
+
+def test_one_array_fast_path_taken():
+    """The fast paths run for the common cases, and not for those the general path must take."""
+    from npcompile._numpy._indexing import _assign_one_array, _one_array
+
+    a, i = shim.arange(5.0), shim.asarray([4, 0, 1])
+    t = a.tensor
+    assert _one_array(t, i.tensor) is not None and _one_array(t, t > 2) is not None
+    assert _one_array(t, shim.asarray([5]).tensor) is None  # out of bounds: NumPy's message from the general path
+    assert _one_array(shim.arange(5, dtype="uint32").tensor, i.tensor) is None  # wide unsigned: the general path
+    assert _one_array(t, i.astype("int32").tensor) is None
+    assert _assign_one_array(t, t > 2, 1.0) and _assign_one_array(t, i.tensor, 2)
+    assert _assign_one_array(t, i.tensor, a[:3] + 1)
+    for value in (a[:2], a[:3].astype("float32"), numpy.float64(1.0), [1.0, 2.0, 3.0]):  # shape, dtype, type
+        assert not _assign_one_array(t, i.tensor, value)
+    assert not _assign_one_array(t, shim.asarray([0, 0, 1]).tensor, a[:3])  # repeats: NumPy's last write wins
+    assert not _assign_one_array(t, shim.asarray([-1, 0]).tensor, 1.0)  # negative: the general path
+    assert not _assign_one_array(t, shim.asarray([5, 0]).tensor, 1.0)  # out of bounds: nothing written
+    assert not _assign_one_array(shim.zeros(3, "float32").tensor, i.tensor[1:], 1e300)  # inf: the general path
+
+
+def _values(a, index):
+    """Values to assign at ``a[index]``: Python scalars of each kind, and arrays of the indexed shape in ``a``'s
+    dtype (also reading ``a`` itself) and in another dtype."""
+    n = numpy.asarray(a[index])
+    yield from [1, -3, 2.5, True, 1 + 2j, float("nan"), 1e10, 1e300, 300, 2**63]
+    yield (n + 1).astype(a.dtype) if a.dtype.kind != "b" else ~n
+    if n.ndim and n.shape == a[:len(n)].shape:
+        yield a[:len(n)]  # reads the memory written
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield n.astype(numpy.float32)
+    yield n.reshape(-1)[:1]  # broadcasts
+
+
+@pytest.mark.parametrize("a,index", list(_fast_cases()))
+def test_setitem_one_array(a, index):
+    """``a[i] = v`` for one int64 or boolean array (torch's masked_fill_, index_fill_, index_copy_ directly for
+    scalars and same-dtype arrays of the indexed shape) against NumPy: values, repeats (the last write wins),
+    aliasing, conversion errors; nothing is written when NumPy raises."""
+    _, err = _np_call(lambda: a[index])
+    for value in [None] if err is not None else _values(a, index):
+        n, s = a.copy(), shim.asarray(a)
+        _, err = _np_call(lambda: n.__setitem__(index, value if value is not None else 1))
+        sv = to_shim(value) if value is not None else 1
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            if err is not None:
+                with pytest.raises(type(err)):
+                    s[shim.asarray(index)] = sv
+                assert_same(a, s)  # nothing half-written
+            else:
+                s[shim.asarray(index)] = sv
+                assert_same(n, s)
+
+
+def test_setitem_one_array_repeats_and_aliasing():
+    for idx in ([1, 1, 4, 1], [1, 2, 3, 4]):  # the value reads what the write changes
+        n = numpy.arange(6.0)
+        s = shim.asarray(n)
+        n[numpy.array(idx)] = n[:4]
+        s[shim.asarray(idx)] = s[:4]
+        assert_same(n, s)
+    m = numpy.array([True, False, True])
+    sm = shim.asarray(m)
+    m[m] = False
+    sm[sm] = False
+    assert_same(m, sm)
+    s.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        s[shim.asarray(idx)] = 1.0
+    with pytest.raises(ValueError, match="read-only"):
+        s[s > 0] = 1.0
+
+
 # ---------------------------------------------------------------- take / put / along-axis / choose / compress
 
 
