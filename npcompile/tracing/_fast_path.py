@@ -47,9 +47,11 @@ from torch._C._dynamo.eval_frame import set_eval_frame as _set_eval_frame
 MISS = object()  # returned by ``DirectPath.__call__`` when no direct entry's guards pass
 
 # Globals a transformed code may load and still count as "only calls the compiled graphs": the graphs,
-# torch modules (Dynamo's helpers such as ``torch._as_tensor_fullprec`` for float arguments) and constants.
-# (The entry's globals are npcompile's own module, whose constants are never rebound; user modules are loaded
-# through ``__import_*`` module globals, which keep an entry on the normal path.)
+# modules and constants.  Modules: torch (Dynamo's helpers such as ``torch._as_tensor_fullprec`` for float
+# arguments) and the user's modules (``__import_<name>``), through which the code reads module-level arrays the
+# function uses (``torch.as_tensor(mod.W)``) afresh on every call, after the guards checked the very objects it
+# reads (the module by id; the array's dtype, shape and strides as a tensor).  (The entry's globals are
+# npcompile's own module, whose constants are never rebound, and Dynamo's ``__import_*`` names, set once.)
 _GRAPH_PREFIX = "__compiled_fn_"
 _CONSTANT_TYPES = (str, int, float, complex, bool, bytes, type(None))
 # Opcodes through which a transformed code could reach user code or module state (closure cells, globals,
@@ -72,7 +74,7 @@ def _allowed_global(name: str, module_globals: dict) -> bool:
         return True
     v = module_globals.get(name)
     if isinstance(v, types.ModuleType):
-        return v.__name__ == "torch" or v.__name__.startswith("torch.")
+        return name.startswith("__import_") or v.__name__ == "torch" or v.__name__.startswith("torch.")
     return type(v) in _CONSTANT_TYPES
 
 

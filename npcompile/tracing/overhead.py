@@ -4,7 +4,7 @@ implementation behind both commands below).
     python -m npcompile.tracing.overhead [--backend inductor] [--n 16] [--rounds 15] [--calls 2000]
     python -m benchmarks.overhead [--repeat 7]
 
-``k3(a, b) = np.sin(a) * b + 1.0`` on 16 float64 elements, so the time is nearly all per-call overhead (guards,
+``k3(a, b) = np.sin(a) * b + 1.0`` on 16 float64 elements (also with ``b`` a module-level array), so the time is nearly all per-call overhead (guards,
 ndarray <-> tensor conversion, launching the kernel).  Each compiler wraps its own copy of ``k3`` (Dynamo caches
 per code object) and is warmed up first, so no compile time is included; each result is checked against NumPy.
 Batches of the contenders are interleaved and the minimum per-call CPU time of this process over the rounds is
@@ -24,6 +24,13 @@ def k3(a, b):
     return np.sin(a) * b + 1.0
 
 
+B = np.random.default_rng(1).random(16)  # a module-level array (resized by ``measure`` to ``n``)
+
+
+def k3_global(a):
+    return np.sin(a) * B + 1.0
+
+
 def _copy(fn):
     return types.FunctionType(fn.__code__.replace(), fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
 
@@ -41,8 +48,10 @@ def measure(backend: str = "inductor", n: int = 16, rounds: int = 15, calls: int
 
     from npcompile._compile import compile as np_compile
 
+    global B
     rng = np.random.default_rng(0)
     a, b = rng.random(n), rng.random(n)
+    B = b
     ta, tb = torch.from_numpy(a), torch.from_numpy(b)
 
     def kt(x, y):
@@ -51,13 +60,14 @@ def measure(backend: str = "inductor", n: int = 16, rounds: int = 15, calls: int
     contenders = {
         "numpy": (k3, (a, b)),
         "npcompile.compile": (np_compile(_copy(k3), backend=backend), (a, b)),
+        "npcompile.compile (b a module global)": (np_compile(k3_global, backend=backend), (a,)),
         "torch.compile (numpy code)": (torch.compile(_copy(k3), backend=backend), (a, b)),
         "torch.compile (torch code, tensors)": (torch.compile(kt, backend=backend), (ta, tb)),
     }
     expected = k3(a, b)
     for name, (f, xs) in contenders.items():
         for _ in range(5):
-            out = f(*xs)
+            out = f(*xs)  # (the same answer from k3_global: B is b)
         out = out.numpy() if isinstance(out, torch.Tensor) else out
         if not np.allclose(out, expected):
             raise AssertionError(f"{name}: result differs from NumPy")

@@ -229,6 +229,36 @@ def test_global_state_guards_still_apply(normal_calls):
             assert direct("10", args, {}) is _fast_path.MISS
 
 
+W = np.linspace(0.0, 1.0, 6)
+
+
+def _uses_global(a):
+    return np.sin(a) * W + 1.0
+
+
+def test_module_level_array_goes_direct_and_is_read_per_call(normal_calls):
+    global W
+    keep = W
+    rec = RecordingBackend()
+    f = C.compile(_uses_global, backend=rec)
+    x = np.random.rand(6)
+    try:
+        for _ in range(3):
+            assert same(f(x), _uses_global(x))
+        assert normal_calls[0] == 1 and len(f.__npcompile_state__.direct.table) == 1
+        W[2] = 7.0  # updated in place: the next call sees it
+        assert same(f(x), _uses_global(x))
+        W = np.arange(6.0)  # rebound to another array of the same kind: read afresh, no recompile
+        assert same(f(x), _uses_global(x)) and normal_calls[0] == 1
+        for w in (np.arange(6, dtype=np.float32), np.arange(3.0)[:, None], 2.5):  # other dtype, shape, kind
+            W = w
+            for _ in range(2):
+                assert same(f(x), _uses_global(x))
+        assert normal_calls[0] == 4 and len(rec.graphs) == 4
+    finally:
+        W = keep
+
+
 def test_trace_numpy_off_after_warm_calls():
     rec = RecordingBackend()
     f = C.compile(k3, backend=rec)
