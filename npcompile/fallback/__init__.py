@@ -91,6 +91,10 @@ def _where(user_stack) -> str:
 
 _NP_FUNC_RE = re.compile(r"numpy function: (<[^>]*>|[\w.]+)")
 _UNSUPPORTED_RE = re.compile(r"npcompile does not support ([^\n'\"]+)")
+# A method of a NumPy generator object Dynamo found outside the function (an argument, a global), or the
+# construction of a legacy RandomState.
+_RANDOM_METHOD_RE = re.compile(r"method `(\w+)` of class `(Generator|RandomState)`")
+_RANDOM_CLASS_RE = re.compile(r"UserDefinedClassVariable\(<class 'numpy\.random\.[\w.]*?(RandomState|Generator)'>\)")
 _SHIM_ERR_RE = re.compile(r"ShimTraceError\(['\"]?([^:'\"]+): (\w+): (.*?)['\"]?\)(?:\n|$)")
 
 
@@ -144,6 +148,14 @@ def classify(text: str) -> tuple[str, str, str]:
         else:
             feat = "non-array argument (ndarray subclass, __array_function__ object...)"
         return "fallback", feat, f"{feat} run in real NumPy"
+    m = _RANDOM_METHOD_RE.search(t)
+    m2 = None if m else _RANDOM_CLASS_RE.search(t)
+    if m or m2:
+        feat = f"numpy.random.{m.group(2)}.{m.group(1)}" if m else f"numpy.random.{m2.group(1)}"
+        return "fallback", feat, (f"{feat} runs in real NumPy, on NumPy's own random stream (only a generator "
+                                  f"seeded inside the function with a constant is folded into the graph)")
+    if "The type Polynomial does not implement" in t:
+        return "fallback", "Polynomial arithmetic", "Polynomial arithmetic runs in real NumPy"
     if "astype(object)" in t or "astype('O')" in t:
         return "fallback", "object dtype", "object arrays are not compiled"
     if "tostring" in t or "tobytes" in t:

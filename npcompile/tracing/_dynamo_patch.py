@@ -55,6 +55,7 @@ check_torch_version()
 import torch._dynamo  # noqa: E402
 import torch._dynamo.trace_rules as _dy_rules  # noqa: E402
 import torch._dynamo.utils as _dy_utils  # noqa: E402
+import torch._dynamo.variables.builder as _dy_builder  # noqa: E402
 import torch._dynamo.variables.builtin as _dy_builtin  # noqa: E402
 import torch._dynamo.variables.misc as _dy_misc  # noqa: E402
 import torch._dynamo.variables.tensor as _dy_tensor  # noqa: E402
@@ -85,6 +86,7 @@ _require(_dy_builtin, "numpy_operator_wrapper")
 _require(_dy_tensor, "tnp")
 _ORIG_NDARRAY_GETATTR = _require(_NumpyNdarrayVariable, "var_getattr")
 _ORIG_IS_NUMPY = _require(_dy_rules, "is_numpy")
+_ORIG_BUILDER_WRAP = _require(_require(_dy_builder, "VariableBuilder"), "_wrap")
 _ORIG_CAN_DISPATCH_TF = _require(_dy_tf, "can_dispatch_torch_function")
 _tf_all_args = _require(_dy_tf, "_get_all_args")
 _tf_overridden = _require(_dy_tf, "has_torch_function")
@@ -678,12 +680,13 @@ SeededGeneratorVariable = _seeded_generator_variable_type()
 
 
 # --------------------------------------------------------------------------------------------------------------
-# ``numpy.polynomial.Polynomial`` objects made inside the traced code.  NumPy's class is Python in a module Dynamo
-# skips (a graph break at every use).  Here the class counts as a NumPy callable (``_is_numpy``) and an object
-# made from it (``Polynomial(...)``, ``Polynomial.fit(...)``) is a ``PolynomialVariable``: its coefficients,
-# domain and window are graph arrays, and each method is one graph node that runs the shim's ``Polynomial``
-# (``PolynomialOp``).  Methods without a node (arithmetic: trimming is data-dependent; roots; printing...)
-# graph-break, and the object is rebuilt as NumPy's ``Polynomial`` from the three arrays.
+# ``numpy.polynomial.Polynomial`` objects in the traced code.  NumPy's class is Python in a module Dynamo skips (a
+# graph break at every use).  Here the class counts as a NumPy callable (``_is_numpy``) and an object made from
+# it (``Polynomial(...)``, ``Polynomial.fit(...)``) or passed in (an argument, a module global: ``_builder_wrap``)
+# is a ``PolynomialVariable``: its coefficients, domain and window are graph arrays, and each method is one graph
+# node that runs the shim's ``Polynomial`` (``PolynomialOp``).  Methods without a node (arithmetic: trimming is
+# data-dependent; roots; printing...) graph-break, and the object is rebuilt as NumPy's ``Polynomial`` from the
+# three arrays (one passed in is the caller's object itself).
 # --------------------------------------------------------------------------------------------------------------
 
 _POLYNOMIAL_CONSTRUCTORS = ("fit", "identity", "basis", "fromroots")
@@ -749,6 +752,19 @@ def _polynomial_variable_type():
                      for part in ("coef", "domain", "window")]
             return cls(*parts, symbol)
 
+        @classmethod
+        def wrap_object(cls, builder, value):
+            """The Polynomial ``value`` found at ``builder.source``: its arrays are graph inputs, read per call."""
+            from torch._dynamo.guards import GuardBuilder
+            from torch._dynamo.source import AttrSource
+
+            builder.install_guards(GuardBuilder.TYPE_MATCH)
+            tx, src = builder.tx, builder.source
+            parts = [_dy_builder.VariableBuilder(tx, AttrSource(src, n))(getattr(value, n))
+                     for n in ("coef", "domain", "window")]
+            symbol = _constant(_dy_builder.VariableBuilder(tx, AttrSource(src, "symbol"))(value.symbol))
+            return cls(*parts, symbol, source=src)
+
         def python_type(self):
             return _np.polynomial.Polynomial
 
@@ -781,6 +797,15 @@ def _polynomial_variable_type():
 
 
 PolynomialVariable = _polynomial_variable_type()
+
+
+def _builder_wrap(self, value):
+    """VariableBuilder._wrap: a NumPy Polynomial of numeric coefficients passed in is a PolynomialVariable."""
+    if type(value) is _np.polynomial.Polynomial and _traced(_np.polynomial.Polynomial) and all(
+            type(a) is _np.ndarray and a.dtype.kind in "fc" and a.dtype.itemsize <= 16 and a.dtype.isnative
+            for a in (value.coef, value.domain, value.window)) and type(value.symbol) is str:
+        return PolynomialVariable.wrap_object(self, value)
+    return _ORIG_BUILDER_WRAP(self, value)
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -862,6 +887,9 @@ def _patch_table():
         # trace_rules.is_numpy: numpy.polynomial.Polynomial counts as a NumPy callable (a PolynomialVariable);
         # on torch 2.11 numpy.ndarray does not (CLASS_IDENTITY_BY_OBJECT).
         (_dy_rules, "is_numpy", _is_numpy),
+        # builder.VariableBuilder._wrap (how Dynamo tracks an object it finds in an argument or a global): NumPy
+        # Polynomial objects are traced (PolynomialVariable.wrap_object) instead of skipped.
+        (_dy_builder.VariableBuilder, "_wrap", _builder_wrap),
         # torch_function.can_dispatch_torch_function (looked up per call by builtin.py and tensor.py): NumPy
         # operators/methods/subscripts stay NumPy operations under an active torch function mode.
         (_dy_tf, "can_dispatch_torch_function", _can_dispatch_torch_function),

@@ -90,3 +90,34 @@ def test_disallowed_polynomial_and_default_rng_run_in_numpy():
         assert report.graph_count > 1
         _assert_same(report.result, fn(c, x))
     assert C.explain(fn, backend="eager")(c, x).graph_count == 1
+
+
+P_GLOBAL = Polynomial([1.0, -2.0, 0.5], domain=[-1, 3])
+
+
+def _passed_in(p, x):
+    return p(x) + p.deriv()(x), p.integ().coef, P_GLOBAL(x), p
+
+
+@pytest.mark.parametrize("p", [Polynomial([1.0, 2.0, 3.0]), Polynomial(np.array([1, 2], np.float32), symbol="t"),
+                               Polynomial([1j, 2.0], window=[0, 2])], ids=["float64", "float32", "complex"])
+def test_polynomial_argument_and_global_trace_in_one_graph(p):
+    x = np.linspace(-1, 1, 6)
+    got = C.compile(_passed_in, backend="eager")(p, x)
+    _assert_same(got, _passed_in(p, x))
+    assert got[-1] is p  # the caller's object
+    report = C.explain(_passed_in, backend="eager")(p, x)
+    assert report.graph_count == 1 and not report.graph_breaks, str(report)
+
+
+def test_polynomial_argument_read_per_call():
+    f = C.compile(lambda p, x: p(x), backend="eager")
+    p, x = Polynomial([1.0, 2.0]), np.arange(3.0)
+    _assert_same(f(p, x), p(x))
+    p.coef[0] = 5.0  # updated in place
+    _assert_same(f(p, x), p(x))
+    q = Polynomial([1.0, 2.0, 3.0], symbol="s")  # other length and symbol
+    _assert_same(f(q, x), q(x))
+    arith = C.explain(lambda p, x: (p * p)(x), backend="eager")(p, x)  # arithmetic runs in NumPy, named so
+    _assert_same(arith.result, (p * p)(x))
+    assert [e.feature for e in arith.fallbacks] == ["Polynomial arithmetic"]

@@ -54,12 +54,44 @@ def test_seeded_generator_gives_numpys_stream(fn, graphs, backend):
     for _ in range(2):  # the same draws on every call, as NumPy's fresh generator gives
         _assert_same(compiled(x), fn(x))
     report = C.explain(fn, backend="eager")(x)
-    assert report.graph_count == graphs and not report.fallbacks
-    if graphs > 1:
+    assert report.graph_count == graphs
+    if graphs > 1:  # after the break, the rebuilt generator's draws run in real NumPy
         assert "npcompile: seeded generator draw" in report.graph_breaks[0].reason
+        assert {e.feature for e in report.fallbacks} == {"numpy.random.Generator.random"}
+    else:
+        assert not report.graph_breaks
 
 
 def test_unseeded_generator_is_not_folded():
     x = np.zeros(3)
     compiled = C.compile(unseeded, backend="eager")
     assert not np.array_equal(compiled(x), compiled(x))  # fresh entropy on every call
+
+
+RNG_GLOBAL = np.random.default_rng(11)
+
+
+def _draws(g, r, x):
+    return x + g.standard_normal(x.shape), g.integers(0, 9, size=3), r.rand(2), RNG_GLOBAL.random(2)
+
+
+def test_generators_passed_in_draw_numpys_stream_and_advance():
+    # real NumPy runs the draws of a generator from outside the function: NumPy's exact stream, and the caller's
+    # generator (and a module-level one) advances, so two calls give different draws
+    global RNG_GLOBAL
+    x = np.arange(4.0)
+    f = C.compile(_draws, backend="eager")
+    try:
+        RNG_GLOBAL = np.random.default_rng(11)
+        g, r = np.random.default_rng(1), np.random.RandomState(2)
+        got = [f(g, r, x) for _ in range(2)]
+        RNG_GLOBAL = np.random.default_rng(11)
+        g, r = np.random.default_rng(1), np.random.RandomState(2)
+        exp = [_draws(g, r, x) for _ in range(2)]
+        _assert_same(tuple(got), tuple(exp))
+        assert not np.array_equal(got[0][0], got[1][0])
+        report = C.explain(_draws, backend="eager")(g, r, x)
+        assert {e.feature for e in report.fallbacks} >= {"numpy.random.Generator.standard_normal",
+                                                        "numpy.random.RandomState.rand"}, str(report)
+    finally:
+        RNG_GLOBAL = np.random.default_rng(11)
