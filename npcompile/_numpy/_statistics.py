@@ -22,6 +22,8 @@ from . import _dtypes
 from ._ndarray import wrap
 from ._normalize import as_tensor
 from ._reductions import _mean_dtypes, average
+from ._sorting import _int_key, _sortable
+from . import _ufuncs as U
 from ._ufunc_methods import _NoValue, _flat, _keep_shape, _tracing, finish, reduction_axes
 
 __all__ = [
@@ -40,25 +42,30 @@ def _eager(t):
 
 
 def _sort_last(x):
-    """Sort along the last dim, NaN last; complex numbers lexicographically (real, then imaginary)."""
+    """Sort along the last dim, NaN last; complex numbers lexicographically (real, then imaginary).  uint64 comes
+    back as its int64 bit patterns (``_values`` restores it): torch gathers and subtracts those, not uint64."""
+    if x.dtype == torch.uint64:
+        return torch.gather(_dtypes.movable(x), -1, torch.sort(_sortable(x), -1).indices)
     if not x.is_complex():
-        return torch.sort(x, -1).values
+        return torch.sort(_sortable(x), -1).values
     x = torch.gather(x, -1, torch.sort(x.imag, dim=-1, stable=True).indices)
     return torch.gather(x, -1, torch.sort(x.real, dim=-1, stable=True).indices)
+
+
+def _values(v, dtype):
+    """Values picked from ``_sort_last``'s result, in a dtype torch converts exactly (uint64 restored)."""
+    return v.view(torch.uint64) if dtype == torch.uint64 else v
 
 
 def _prepare(a, axis, nan=False):
     """(sorted values with the reduced axes flattened last, normalized axes, input tensor)."""
     t = as_tensor(a)
     axes = reduction_axes(axis, t.ndim, ufunc_like=False)
-    if not axes and t.numel() == 0 and not nan:  # as NumPy, which reshapes to add the empty axis
-        raise ValueError(f"cannot reshape array of size 0 into shape {tuple(t.shape) + ('newaxis',)}")
-    x = _flat(t, axes) if axes else t.unsqueeze(-1)
-    if x.dtype in (torch.uint16, torch.uint32, torch.uint64):
-        if x.dtype == torch.uint64:
-            raise UnsupportedFeature("order statistics of uint64")
-        x = x.to(torch.int64)
-    return _sort_last(x), axes, t
+    kept = [n for d, n in enumerate(t.shape) if d not in axes]
+    if axis is not None and len(axes) != 1 and not math.prod(kept) and t.numel() == 0 and not nan:
+        # as NumPy, which reshapes the reduced axes into one (size -1: ambiguous when a kept axis is empty)
+        raise ValueError(f"cannot reshape array of size 0 into shape ({''.join(f'{n},' for n in kept)}newaxis)")
+    return _sort_last(_flat(t, axes) if axes else t.unsqueeze(-1)), axes, t
 
 
 def _place(r, axes, t, keepdims, qshape=()):
@@ -91,7 +98,7 @@ def _median(a, axis, out, keepdims, nan):
         return _to_out(_place(r, axes, t, keepdims), out)
     cnt = (~torch.isnan(s)).sum(-1, keepdim=True) if nan else torch.full(s.shape[:-1] + (1,), n, device=s.device)
     lo, hi = torch.clamp((cnt - 1) // 2, min=0), torch.clamp(cnt // 2, min=0)
-    pair = torch.gather(s, -1, torch.cat([lo, hi], -1)).to(_dtypes.to_torch(acc))
+    pair = _values(torch.gather(s, -1, torch.cat([lo, hi], -1)), t.dtype).to(_dtypes.to_torch(acc))
     r = (pair[..., :1] + pair[..., 1:]) / 2
     if s.is_floating_point() or s.is_complex():
         bad = cnt == 0 if nan else torch.isnan(s).any(-1, keepdim=True)
@@ -109,16 +116,16 @@ _CONTINUOUS = {"linear": (1, 1), "hazen": (0.5, 0.5), "weibull": (0, 0), "median
 _DISCONTINUOUS = ("lower", "higher", "nearest", "inverted_cdf", "closest_observation")
 _METHODS = ("inverted_cdf", "averaged_inverted_cdf", "closest_observation", "interpolated_inverted_cdf", "hazen",
             "weibull", "linear", "median_unbiased", "normal_unbiased", "lower", "higher", "midpoint", "nearest")
-# With an integer q (0 or 1) these keep the input's integer dtype, as NumPy's index arithmetic happens to.
-_INT_Q_KEEPS = {"linear": True, "averaged_inverted_cdf": "array", "interpolated_inverted_cdf": "array",
-                "weibull": "array"}
+# Methods whose virtual index n*q + (alpha + q*(1 - alpha - beta)) - 1 has only Python-int constants: an integer
+# q gives an integer index (and an integer interpolation weight).
+_INT_INDEX = ("linear", "averaged_inverted_cdf", "interpolated_inverted_cdf", "weibull")
 
 
 def _positions(method, n, q):
     """(lower index, upper index, weight of the upper) for each q, as float64 tensors; ``n`` per slice."""
     if method in _CONTINUOUS:
         alpha, beta = _CONTINUOUS[method]
-        v = n * q + alpha + q * (1 - alpha - beta) - 1
+        v = (n - 1) * q if method == "linear" else n * q + (alpha + q * (1 - alpha - beta)) - 1  # NumPy's roundings
         vc = torch.minimum(torch.clamp(v, min=0), n - 1)
         lo = torch.floor(vc)  # beyond either end NumPy interpolates the end value with itself
         return lo, torch.where((v < 0) | (v >= n - 1), lo, lo + 1), vc - lo
@@ -149,16 +156,21 @@ def _lerp(a, b, g, d):
     return torch.where(g >= 0.5, b - d * (1 - g), a + d * g)
 
 
-def _quantile_dtype(t, q, qt, method):
-    in_dt = _dtypes.from_torch(t.dtype)
+def _quantile_dtype(in_dt, q, qt, method, scale):
+    """(result dtype, whether NumPy interpolates), as NumPy derives them: the observations' dtype where it picks
+    one (the discontinuous methods; 'linear' at an integer virtual index), else the input promoted with the
+    interpolation weight, whose dtype is the virtual index's (a weak Python float when ``q`` was a Python int or
+    float).  Percentiles divide ``q`` by 100 first, so their index is never an integer."""
     if method in _DISCONTINUOUS:
-        return in_dt
-    if qt.dtype == torch.bool or not (qt.is_floating_point() or qt.is_complex()):
-        keeps = _INT_Q_KEEPS.get(method)
-        if keeps is True or (keeps == "array" and not isinstance(q, (builtins.int, builtins.bool))):
-            return in_dt
-        return _dtypes.result_type(in_dt, 0.5)
-    return _dtypes.result_type(in_dt, q if isinstance(q, builtins.float) else qt)
+        return in_dt, False
+    qd = _dtypes.from_torch(qt.dtype)
+    if scale != 1:
+        qd = _dtypes.result_type(qd, 1.0)
+    index = _dtypes.result_type(qd, 1) if method in _INT_INDEX else _dtypes.result_type(qd, 1, 1.0)
+    if method == "linear" and index.kind != "f":
+        return in_dt, False
+    weight = 0.5 if type(q) in (builtins.int, builtins.float) else index
+    return _dtypes.result_type(in_dt, weight), True
 
 
 def _check_q(qt, scale, what):
@@ -176,24 +188,23 @@ def _quantile(a, q, axis, out, method, keepdims, weights, nan, scale=1):
         raise TypeError("a must be an array of real numbers")
     qt = as_tensor(q)
     _check_q(qt, scale, "Quantiles" if scale == 1 else "Percentiles")
-    res = _quantile_dtype(t, q, qt, method)
+    res, lerp = _quantile_dtype(_dtypes.from_torch(t.dtype), q, qt, method, scale)
     qf = qt.to(torch.float64).reshape(-1) / scale
-    if t.dtype == torch.bool and res.kind == "f":
+    if t.dtype == torch.bool and lerp:
         raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` "
                         "operator, or the logical_xor function instead.")
     if weights is not None:
         r, axes = _weighted_inverted_cdf(t, qf, axis, weights, nan)
     else:
         s, axes, t = _prepare(t, axis, nan)
-        r = _gather_quantiles(s, qf, method, nan, t.dtype, _dtypes.to_torch(res))
-    r = r.to(_dtypes.to_torch(res)) if not r.is_floating_point() or res.kind in "fc" else torch.round(r).to(
-        _dtypes.to_torch(res))
+        r = _gather_quantiles(s, qf, method, nan, t.dtype, _dtypes.to_torch(res), lerp)
+    r = r.to(_dtypes.to_torch(res))
     return _to_out(_place(r, axes, t, keepdims, tuple(qt.shape)), out)
 
 
-def _gather_quantiles(s, qf, method, nan, in_dtype, res):
-    """Quantiles ``qf`` of each sorted slice ``s`` (..., n) -> (..., len(qf)); interpolation in the result
-    dtype ``res`` (float64 for an integer result)."""
+def _gather_quantiles(s, qf, method, nan, in_dtype, res, lerp):
+    """Quantiles ``qf`` of each sorted slice ``s`` (..., n) -> (..., len(qf)); with ``lerp`` interpolated in the
+    result dtype ``res`` (or an integer weight, which only ever interpolates an end value with itself)."""
     n = s.shape[-1]
     if n == 0:
         if not nan:
@@ -210,11 +221,11 @@ def _gather_quantiles(s, qf, method, nan, in_dtype, res):
     shape = s.shape[:-1] + (qf.numel(),)
     lo, hi, g = (x.expand(shape) for x in (lo, hi, g))
     a, b = torch.gather(s, -1, lo.long()), torch.gather(s, -1, hi.long())
-    if method in _DISCONTINUOUS:
-        r = a
+    if not (lerp and res.is_floating_point):
+        r = _values(a, in_dtype)
     else:  # NumPy subtracts in the input dtype (integers wrap around), then interpolates in the result's
-        w = res if res.is_floating_point else torch.float64
-        r = _lerp(a.to(w), b.to(w), g.to(w), (b - a).to(in_dtype).to(w))
+        d = _values(b - a, in_dtype) if in_dtype == torch.uint64 else (b - a).to(in_dtype)
+        r = _lerp(_values(a, in_dtype).to(res), _values(b, in_dtype).to(res), g.to(res), d.to(res))
     if inexact:
         bad = (cnt == 0) if nan else torch.isnan(s[..., -1:])
         r = torch.where(bad, torch.nan, r)
@@ -237,14 +248,14 @@ def _weighted_inverted_cdf(t, qf, axis, weights, nan):
     wf = (_flat(w, axes) if axes else w.unsqueeze(-1)).to(torch.float64)
     if nan and x.is_floating_point():
         wf = torch.where(torch.isnan(x), 0, wf)
-    order = torch.sort(x, dim=-1, stable=True).indices
-    xs, ws = torch.gather(x, -1, order), torch.gather(wf, -1, order)
+    order = torch.sort(_sortable(x), dim=-1, stable=True).indices
+    xs, ws = torch.gather(_dtypes.movable(x), -1, order), torch.gather(wf, -1, order)
     cw = torch.cumsum(ws, -1)
     cdf = cw / cw[..., -1:]
     target = qf.to(x.device).expand(cdf.shape[:-1] + (qf.numel(),)).contiguous()
     i = torch.searchsorted(torch.where(ws > 0, cdf, -1.0).cummax(-1).values.contiguous(), target)
     i = torch.where(target <= 0, torch.argmax((ws > 0).to(torch.int8), -1, keepdim=True), i)
-    r = torch.gather(xs, -1, torch.clamp(i, max=x.shape[-1] - 1))
+    r = torch.gather(xs, -1, torch.clamp(i, max=x.shape[-1] - 1)).view(x.dtype)
     if x.is_floating_point() and not nan:
         r = torch.where(torch.isnan(x).any(-1, keepdim=True), torch.nan, r)
     return r, axes
@@ -265,11 +276,6 @@ def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear"
     return _quantile(a, q, axis, out, method, keepdims, weights, nan=False, scale=100)
 
 
-def _nan_variant(a):
-    t = as_tensor(a)
-    return t.is_floating_point() or t.is_complex()
-
-
 def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=_NoValue, *,
                 weights=None):
     """``quantile`` over the non-NaN values; all-NaN slices give NaN with a RuntimeWarning."""
@@ -282,7 +288,7 @@ def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="line
 
 
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=_NoValue):
-    return _median(a, axis, out, keepdims is not _NoValue and keepdims, nan=_nan_variant(a))
+    return _median(a, axis, out, keepdims is not _NoValue and keepdims, nan=True)
 
 
 # ---------------------------------------------------------------- histograms
@@ -310,12 +316,19 @@ def _outer_edges(x, range):
     elif x.numel() == 0:
         first, last = 0, 1
     else:  # data-dependent bin edges: reads the extent back (unavoidable)
-        first, last = (v.item() for v in torch.aminmax(x))
+        first, last = _extent(x)
         if not (math.isfinite(first) and math.isfinite(last)):
             raise ValueError(f"autodetected range of [{first}, {last}] is not finite")
     if first == last:
         first, last = first - 0.5, last + 0.5
     return first, last, _F8 if range is not None or x.numel() == 0 else _dtypes.result_type(x, 1.0)
+
+
+def _extent(x):
+    """(min, max) of real ``x`` as Python numbers, found on its order keys (torch has no min/max kernels for the
+    wide unsigned types; a uint64 key is the value minus 2**63)."""
+    lo, hi = (v.item() for v in torch.aminmax(_sortable(x)))
+    return (lo + 2**63, hi + 2**63) if x.dtype == torch.uint64 else (lo, hi)
 
 
 def _float(x):
@@ -329,7 +342,8 @@ def _ptp(x):
         return 0.0
     if x.is_floating_point():
         return (x.max() - x.min()).item()
-    return float(x.max().item() - x.min().item())
+    lo, hi = _extent(x)
+    return float(hi - lo)
 
 
 def _iqr(x):
@@ -403,7 +417,7 @@ def _bin_edges(x, bins, range, weights):
         if weights is not None:
             raise TypeError("Automated estimation of the number of bins is not supported for weighted data")
         first, last, comp = _outer_edges(x, range)
-        inside = x if range is None else x[(x >= first) & (x <= last)]
+        inside = x if range is None else x[(U.greater_equal(wrap(x), first) & U.less_equal(wrap(x), last)).tensor]
         if inside.numel() == 0:
             nbins = 1
         else:
@@ -424,9 +438,15 @@ def _bin_edges(x, bins, range, weights):
         return _uniform_edges(x, first, last, comp, nbins), (first, last)
     if b.ndim != 1:
         raise ValueError("`bins` must be 1d, when an array")
-    if _eager(b) and bool((b[1:] < b[:-1]).any()):  # data check, eager only
+    if _eager(b) and _decreasing(b):  # data check, eager only
         raise ValueError("`bins` must increase monotonically, when an array")
     return b, None
+
+
+def _decreasing(edges):
+    """Whether an edge is below the one before (compared on order keys, which torch has for every dtype)."""
+    k = _sortable(edges)
+    return bool((k[1:] < k[:-1]).any())
 
 
 def _uniform_edges(x, first, last, comp, nbins):
@@ -449,7 +469,7 @@ def _count(x, edges, weights, span=None):
     against the edges (exact, and one fused pass in Inductor); otherwise found by binary search."""
     nb = edges.numel() - 1
     common = _dtypes.to_torch(_dtypes.result_type(x, edges))
-    xs, es = x.to(common), edges.to(common)
+    xs, es = _sortable(x.to(common)), _sortable(edges.to(common))  # order keys: torch compares any dtype's
     if span is not None and span[1] > span[0] and math.isfinite(nb / (span[1] - span[0])):
         first, last = span
         guess = ((xs.to(torch.float64) - first) * (nb / (last - first))).to(torch.int64).clamp(0, nb - 1)
@@ -477,9 +497,19 @@ def _hist_weights(w, x_shape):
     return w.reshape(-1)
 
 
+def _hist_data(a):
+    """``a`` as a tensor; bool data counts as uint8 with NumPy's warning."""
+    t = as_tensor(a)
+    if t.dtype == torch.bool:
+        warnings.warn("Converting input from bool to <class 'numpy.uint8'> for compatibility.", RuntimeWarning,
+                      stacklevel=3)
+        t = t.to(torch.uint8)
+    return t
+
+
 def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
     """Counts of ``a`` (flattened) in ``bins``: a count, a string estimator, or monotonic edges."""
-    t = as_tensor(a)
+    t = _hist_data(a)
     w = _hist_weights(weights, t.shape)
     x = t.reshape(-1)
     edges, span = _bin_edges(x, bins, range, w)
@@ -491,7 +521,7 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
 
 
 def histogram_bin_edges(a, bins=10, range=None, weights=None):  # noqa: A002
-    t = as_tensor(a)
+    t = _hist_data(a)
     w = _hist_weights(weights, t.shape)
     return wrap(_bin_edges(t.reshape(-1), bins, range, w)[0])
 
@@ -509,7 +539,7 @@ def _dd_edges(col, b, r):
         return _linspace(first, last, n + 1, comp, comp)
     if bt.ndim != 1:
         raise ValueError("`bins[i]` must be a scalar or 1d array")
-    if _eager(bt) and bool((bt[1:] < bt[:-1]).any()):  # data check, eager only
+    if _eager(bt) and _decreasing(bt):  # data check, eager only
         raise ValueError("`bins[i]` must be monotonically increasing, when an array")
     return bt
 
@@ -539,7 +569,7 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):  # noq
     for i, e in enumerate(edges):
         nb = e.numel() - 1
         common = _dtypes.to_torch(_dtypes.result_type(x, e))
-        xi, ei = x[:, i].to(common), e.to(common)
+        xi, ei = _sortable(x[:, i].to(common)), _sortable(e.to(common))
         j = torch.searchsorted(ei, xi, right=True) - 1
         j = torch.where(xi == ei[-1], nb - 1, j)
         valid &= (j >= 0) & (j < nb)
@@ -600,6 +630,17 @@ def bincount(x, /, weights=None, minlength=0):
     return wrap(torch.bincount(t, w, minlength))
 
 
+def _direction(bf):
+    """(increasing, decreasing) as NumPy judges ``bins`` (in float64): the first value differing from the first
+    (NaN differs) sets the direction, all equal is increasing; then no step may go against it (NaN steps
+    never do)."""
+    if bf.numel() < 2:
+        return torch.tensor(True), torch.tensor(False)
+    differs = bf[1:] != bf[0]
+    rising = ~differs.any() | (bf[0] < bf[1:][torch.argmax(differs.to(torch.uint8))])
+    return rising & ~(bf[:-1] > bf[1:]).any(), ~rising & ~(bf[:-1] < bf[1:]).any()
+
+
 def digitize(x, bins, right=False):
     """Index of the bin of each ``x`` for monotonically increasing or decreasing ``bins``."""
     xt, b = as_tensor(x), as_tensor(bins)
@@ -609,9 +650,8 @@ def digitize(x, bins, right=False):
         raise ValueError("object too deep for desired array" if b.ndim > 1 else "object of too small depth for "
                          "desired array")
     common = _dtypes.to_torch(_dtypes.result_type(xt, b))
-    xs, bs = xt.to(common), b.to(common)
-    up = (bs[1:] >= bs[:-1]).all() if bs.numel() > 1 else torch.tensor(True)
-    down = (bs[1:] <= bs[:-1]).all() if bs.numel() > 1 else torch.tensor(False)
+    xs, bs = _int_key(xt.to(common)), _int_key(b.to(common))  # NumPy's order, as searchsorted's
+    up, down = _direction(b.to(torch.float64))
     if _eager(up) and not bool(up | down):  # data check, eager only
         raise ValueError("bins must be monotonically increasing or decreasing")
     inc = torch.searchsorted(bs, xs, right=not right)

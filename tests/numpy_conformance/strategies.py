@@ -84,3 +84,14 @@ def array_likes(draw, dtype=dtypes(REAL), shape=shapes(max_dims=2, max_side=4)):
     if form == "scalar" and a.ndim == 0:
         return a.item()
     return a
+
+
+@st.composite
+def near_ends(draw, dtype=dtypes(INTEGER), shape=shapes(min_dims=1, max_dims=2, min_side=1, max_side=6)):
+    """Integer arrays crowding the ends of their dtype's range (the wide unsigned types compute in wider
+    types there, which must stay exact)."""
+    dt = draw(dtype) if isinstance(dtype, st.SearchStrategy) else numpy.dtype(dtype)
+    info = numpy.iinfo(dt)
+    ends = st.one_of(st.integers(info.max - 3, info.max), st.integers(info.min, info.min + 3),
+                     st.integers(info.min, info.max))
+    return draw(hnp.arrays(dt, draw(shape) if isinstance(shape, st.SearchStrategy) else shape, elements=ends))
