@@ -8,6 +8,7 @@ here.  Operators are the ufuncs, so operator promotion and casting have the ufun
 from __future__ import annotations
 
 import builtins
+import math
 import types
 
 import numpy as _np
@@ -209,20 +210,29 @@ def partition(self, kth, axis=-1, kind="introselect", order=None):
 
 
 def resize(self, *new_shape, refcheck=True):
+    """In place, as NumPy: the data in memory order, cut or zero-padded; an F-ordered array stays F-ordered."""
     new_shape = _shape_args(new_shape)
     if isinstance(new_shape, int):
         new_shape = (new_shape,)
-    n = 1
-    for s in new_shape:
-        n *= s
-    if self._base is not None:
+    if any(s < 0 for s in new_shape):
+        raise ValueError("negative dimensions not allowed")
+    flags = self.flags
+    if not (flags.c_contiguous or flags.f_contiguous):
+        raise ValueError("resize only works on single-segment arrays")
+    fortran = not flags.c_contiguous
+    flat = (_reversed_dims(self.tensor) if fortran else self.tensor).reshape(-1)
+    n = math.prod(new_shape)
+    if n != flat.numel() and self._base is not None:
         raise ValueError("cannot resize this array: it does not own its data")
-    flat = self.tensor.reshape(-1)
-    if n <= flat.numel():
-        t = flat[:n].clone()
-    else:
-        t = torch.cat([flat, torch.zeros(n - flat.numel(), dtype=flat.dtype, device=flat.device)])
-    self.tensor = t.reshape(tuple(new_shape))
+    if n < flat.numel():
+        flat = flat[:n].clone()
+    elif n > flat.numel():
+        flat = torch.cat([flat, torch.zeros(n - flat.numel(), dtype=flat.dtype, device=flat.device)])
+    self.tensor = _reversed_dims(flat.reshape(new_shape[::-1])) if fortran else flat.reshape(new_shape)
+
+
+def _reversed_dims(t):
+    return t.permute(tuple(range(t.ndim))[::-1])
 
 
 def compress(self, condition, axis=None, out=None):
@@ -252,6 +262,12 @@ def getfield(self, dtype, offset=0):
     from .._errors import UnsupportedFeature
 
     raise UnsupportedFeature("ndarray.getfield")
+
+
+def setfield(self, val, dtype, offset=0):
+    from .._errors import UnsupportedFeature
+
+    raise UnsupportedFeature("ndarray.setfield")
 
 
 def setflags(self, write=None, align=None, uic=None):
@@ -307,6 +323,14 @@ def dumps(self):
     raise UnsupportedFeature("ndarray.dumps (pickle IO)")
 
 
+def __contains__(self, value):
+    return builtins.bool(U.equal(self, value).any())  # NumPy's: any element equal (Python's would iterate rows)
+
+
+def __delitem__(self, key):
+    raise ValueError("cannot delete array elements")
+
+
 def to_device(self, device, /, *, stream=None):
     return wrap(self.tensor.to(device))
 
@@ -314,9 +338,10 @@ def to_device(self, device, /, *, stream=None):
 _SPECIAL = {
     "reshape": reshape, "transpose": transpose, "astype": astype, "copy": copy, "fill": fill, "view": view,
     "sort": sort, "partition": partition, "resize": resize, "compress": compress, "flatten": flatten,
-    "squeeze": squeeze, "tobytes": tobytes, "getfield": getfield, "setflags": setflags, "byteswap": byteswap,
-    "conj": conj, "conjugate": conj, "max": max, "min": min, "__getitem__": __getitem__,
-    "__setitem__": __setitem__, "dump": dump, "dumps": dumps, "tofile": tofile, "to_device": to_device,
+    "squeeze": squeeze, "tobytes": tobytes, "getfield": getfield, "setfield": setfield, "setflags": setflags,
+    "byteswap": byteswap, "conj": conj, "conjugate": conj, "max": max, "min": min, "__getitem__": __getitem__,
+    "__setitem__": __setitem__, "__contains__": __contains__, "__delitem__": __delitem__, "dump": dump,
+    "dumps": dumps, "tofile": tofile, "to_device": to_device,
 }
 
 

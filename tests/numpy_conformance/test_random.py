@@ -231,6 +231,13 @@ def _generator_pair(seed=0):
     return shim.random.default_rng(seed), numpy.random.default_rng(seed)
 
 
+def _module_pair(seed=0):
+    """The legacy module functions (``np.random.gamma``...): methods of the seeded module state."""
+    shim.random.seed(seed)
+    numpy.random.seed(seed)
+    return shim.random, numpy.random
+
+
 def assert_like(call, pair=_legacy_pair):
     """Same exception type as NumPy, or a result of NumPy's dtype and shape (values are random)."""
     ours, theirs = pair()
@@ -294,6 +301,37 @@ def test_simple_draws_dtype_and_shape(size):
                  lambda g: g.choice(numpy.arange(6), size, replace=False) if (size or 0) != (0, 0) else g.random(),
                  lambda g: g.permutation(numpy.arange(6).reshape(2, 3), axis=-1), lambda g: g.bytes(3)):
         assert_like(call, _generator_pair)
+
+
+@pytest.mark.parametrize("name", sorted(PARAMETRIC))
+def test_module_functions(name):
+    params = PARAMETRIC[name]
+    assert_like(lambda r: getattr(r, name)(*params, size=(2, 3)), _module_pair)
+    assert_like(lambda r: getattr(r, name)(*params), _module_pair)
+    ours, theirs = _module_pair(11)
+    assert_same_distribution(getattr(ours, name)(*params, size=N), getattr(theirs, name)(*params, size=N))
+
+
+def test_module_simple_draws():
+    for pair in (_module_pair, _legacy_pair):
+        for call in (lambda r: r.random(4), lambda r: r.ranf((2, 2)), lambda r: r.sample(3), lambda r: r.random(),
+                     lambda r: r.randn(2, 3), lambda r: r.standard_normal(3), lambda r: r.standard_exponential(2),
+                     lambda r: r.standard_cauchy(), lambda r: r.bytes(4), lambda r: r.permutation(5),
+                     lambda r: r.choice([1.5, 2.5], 4), lambda r: r.multinomial(5, [0.5, 0.5], 2),
+                     lambda r: r.dirichlet([1.0, 2.0], 3), lambda r: r.multivariate_normal([0.0], [[1.0]], 2),
+                     lambda r: r.standard_t(3.0, 2), lambda r: r.random(-1), lambda r: r.randn(-1)):
+            assert_like(call, pair)
+        with pytest.warns(DeprecationWarning):
+            assert_like(lambda r: r.random_integers(1, 6, size=(2, 3)), pair)
+        ours, theirs = pair(3)
+        a, b = numpy.arange(10.0), shim.arange(10.0)
+        assert ours.shuffle(b) is None and theirs.shuffle(a) is None
+        assert sorted(numpy.asarray(b).tolist()) == list(range(10))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            x = numpy.asarray(ours.random_integers(1, 6, size=N))
+            assert_same_distribution(x, theirs.random_integers(1, 6, size=N))
+    assert_same_distribution(shim.random.ranf(N), numpy.random.ranf(N))
 
 
 def test_randint_dtypes():
@@ -371,11 +409,12 @@ BAD_LEGACY = [
 ]
 
 
+@pytest.mark.parametrize("pair", [_legacy_pair, _module_pair], ids=["RandomState", "module"])
 @pytest.mark.parametrize("i", range(len(BAD_LEGACY)))
-def test_bad_arguments_legacy(i):
+def test_bad_arguments_legacy(i, pair):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-        assert_like(BAD_LEGACY[i])
+        assert_like(BAD_LEGACY[i], pair)
 
 
 BAD_GENERATOR = [
