@@ -642,6 +642,10 @@ def _writable(a, name):
 
 def take(a, indices, axis=None, out=None, mode="raise"):
     """``numpy.take``: ``out`` must be castable to ``a``'s dtype ('safe'), as NumPy requires."""
+    if type(a) is ndarray and type(indices) is ndarray and out is None and mode == "raise":
+        r = _take_direct(a.tensor, indices.tensor, axis)
+        if r is not None:
+            return wrap(r)
     t = as_tensor(a)
     if axis is None or t.ndim == 0:
         t = t.reshape(-1)
@@ -653,6 +657,22 @@ def take(a, indices, axis=None, out=None, mode="raise"):
         shape = t.shape[:axis] + tuple(idx.shape) + t.shape[axis + 1:]
         return _to_out(t.new_empty(shape), out, t.dtype)
     return _to_out(_moved(t, lambda m: m[(slice(None),) * axis + (idx,)]), out, t.dtype)
+
+
+def _take_direct(t: torch.Tensor, i: torch.Tensor, axis):
+    """``take`` by torch's own gather for int64 indices on the CPU (torch checks their bounds there), which is
+    NumPy's: ``torch.take`` of the flat array, or indexing along ``axis``; None for any other case and on an error,
+    whose NumPy message the general path gives."""
+    if i.dtype is not torch.int64 or t.dtype not in _dtypes.DIRECT or not t.is_cpu:
+        return None
+    try:
+        if axis is None:
+            return torch.take(t, i)
+        if type(axis) is builtins.int and -t.ndim <= axis < t.ndim:
+            return t[(slice(None),) * (axis % t.ndim) + (i,)]
+    except IndexError:
+        pass
+    return None
 
 
 def _to_out(r, out, td):

@@ -116,7 +116,7 @@ def ravel(a, order="C"):
     them in memory order."""
     a = asarray(a)
     t = a.tensor
-    o = _memory_order(t, order)
+    o = "C" if order == "C" else _memory_order(t, order)
     if o == "F":
         t = reversed_axes(t)
     elif o == "K":
@@ -124,7 +124,7 @@ def ravel(a, order="C"):
         t = t.permute(sorted(range(t.ndim), key=lambda i: -strides[i]))
     if t.is_contiguous():
         return view_of(a, t.view(-1))
-    return wrap(t.reshape(-1))
+    return wrap(t.contiguous().view(-1))  # a copy, as NumPy's (reshape would give a view of a strided 1-D array)
 
 
 def shape(a):
@@ -216,6 +216,8 @@ def rollaxis(a, axis, start=0):
 
 
 def expand_dims(a, axis):
+    if type(a) is ndarray and type(axis) is int and -a.tensor.ndim - 1 <= axis <= a.tensor.ndim:
+        return view_of(a, torch.unsqueeze(a.tensor, axis))  # one axis: torch normalizes it as NumPy does
     a = asarray(a)
     axis = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
     axes = normalize_axis_tuple(axis, a.ndim + len(axis))
@@ -224,6 +226,10 @@ def expand_dims(a, axis):
 
 
 def squeeze(a, axis=None):
+    if type(a) is ndarray and axis is None:
+        t = a.tensor
+        r = torch.squeeze(t)
+        return view_of(a, r) if r.ndim != t.ndim else a  # nothing to squeeze: NumPy returns a itself
     a = asarray(a)
     s = a.shape
     if axis is None:
@@ -324,15 +330,23 @@ concat = concatenate  # the Array API name (the same function in NumPy)
 
 
 def _joined(join, ts: list, axis, out, dtype, casting):
-    """The fast path of concatenate and stack: ``join(ts, axis)`` (``torch.cat`` or ``torch.stack``) as an array
-    when there is nothing to cast or write to and it joins as NumPy does (``_direct_cat``); else None, also on any
-    shape or axis error, whose message the general path gives."""
-    if out is None and dtype is None and casting == "same_kind" and type(axis) is int and _direct_cat(ts):
-        try:
-            return wrap(join(ts, axis))
-        except (RuntimeError, IndexError):
-            pass
-    return None
+    """The fast path of concatenate and the stacks: ``join(ts, axis)`` (``torch.cat`` or ``torch.stack``) as an
+    array when there is nothing to cast or write to and torch joins as NumPy does: one dtype it has kernels for
+    (torch would promote mixed ones by its own rules) and one rank above 0 (torch would skip legacy empty 1-D
+    inputs); else None, also on any shape or axis error, whose message the general path gives."""
+    if out is not None or dtype is not None or casting != "same_kind" or type(axis) is not int or not ts:
+        return None
+    t0 = ts[0]
+    d, n = t0.dtype, t0.ndim
+    if not n or d not in _dtypes.DIRECT:
+        return None
+    for t in ts:  # a loop, not all(<generator>): this runs on every eager call
+        if t.dtype is not d or t.ndim != n:
+            return None
+    try:
+        return wrap(join(ts, axis))
+    except (RuntimeError, IndexError):
+        return None
 
 
 def _concatenate(ts: list, axis, out, dtype, casting):
@@ -373,21 +387,6 @@ def _join_dtype(ts, dtype, casting):
     return d
 
 
-def _direct_cat(ts) -> bool:
-    """Whether ``torch.cat`` joins ``ts`` as NumPy does: one dtype it has kernels for (torch would promote mixed
-    ones by its own rules) and one rank above 0 (torch would skip legacy empty 1-D inputs)."""
-    if not ts:
-        return False
-    t0 = ts[0]
-    d, n = t0.dtype, t0.ndim
-    if not n or d not in _dtypes.DIRECT:
-        return False
-    for t in ts:  # a loop, not all(<generator>): this runs on every eager call
-        if t.dtype is not d or t.ndim != n:
-            return False
-    return True
-
-
 def _check_join(ts, axis):
     s0 = ts[0].shape
     for i, t in enumerate(ts[1:], 1):
@@ -420,12 +419,19 @@ def _lifted(ts, n):
 
 
 def vstack(tup, *, dtype=None, casting="same_kind"):
-    return _concatenate(_lifted(_sequence(tup, stacking=True), 2), 0, None, dtype, casting)
+    ts = _sequence(tup, stacking=True)
+    # one rank above 0 (what _joined asks): 1-D arrays stack as rows, others join along axis 0
+    r = _joined(torch.stack if ts and ts[0].ndim == 1 else torch.cat, ts, 0, None, dtype, casting)
+    return r if r is not None else _concatenate(_lifted(ts, 2), 0, None, dtype, casting)
 
 
 def hstack(tup, *, dtype=None, casting="same_kind"):
-    ts = _lifted(_sequence(tup, stacking=True), 1)
-    return _concatenate(ts, 0 if ts and ts[0].ndim == 1 else 1, None, dtype, casting)
+    ts = _sequence(tup, stacking=True)
+    r = _joined(torch.cat, ts, 0 if ts and ts[0].ndim == 1 else 1, None, dtype, casting)  # ranks above 0: no lift
+    if r is None:
+        ts = _lifted(ts, 1)
+        r = _concatenate(ts, 0 if ts and ts[0].ndim == 1 else 1, None, dtype, casting)
+    return r
 
 
 def dstack(tup):

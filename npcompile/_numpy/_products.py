@@ -36,6 +36,7 @@ __all__ = ["dot", "vdot", "inner", "outer", "tensordot", "einsum", "einsum_path"
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"  # einsum's labels; sublist ints 0..51 name them
 _MAX_LABELS = len(_LETTERS)
 _INT_MATMUL = (torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8)  # torch's CPU integer matmul
+_FLOATING = frozenset({torch.float16, torch.float32, torch.float64, torch.complex64, torch.complex128})
 
 
 def contract(operands, subs, out_sub, dtype) -> torch.Tensor:
@@ -133,9 +134,20 @@ def _shape_str(shape):
     return str(tuple(shape)).replace(" ", "")
 
 
-@normalizer
-def dot(a: ArrayLike, b: ArrayLike, out=None):
+def dot(a, b, out=None):
     """``numpy.dot``: sum over the last axis of ``a`` and the second-to-last of ``b`` (multiply for 0-D)."""
+    if type(a) is ndarray and type(b) is ndarray and out is None:
+        ta, tb = a.tensor, b.tensor
+        if ta.dtype is tb.dtype and ta.dtype in _FLOATING and 0 < ta.ndim <= 2 and 0 < tb.ndim <= 2:
+            try:  # the common case: matmul_native's product, nothing to cast
+                return wrap(ta @ tb)
+            except RuntimeError:
+                pass  # unaligned shapes: NumPy's message below
+    return _dot(a, b, out)
+
+
+@normalizer
+def _dot(a: ArrayLike, b: ArrayLike, out=None):
     na, nb = a.ndim, b.ndim
     ib = max(nb - 2, 0)
     if na and nb and a.shape[-1] != b.shape[ib]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy
@@ -433,6 +434,31 @@ def test_take_forms():
     assert_matches(lambda xp, a: xp.take(a, 0, axis=0), numpy.array(5))
     assert_matches(lambda xp, a, o: (xp.take(a, [0, 1], out=o), o)[1], a, numpy.zeros(2, numpy.int8))
     assert_matches(lambda xp, a, o: xp.take(a, [0, 1], out=o), numpy.arange(6), numpy.zeros(2, numpy.float32))
+
+
+@pytest.mark.parametrize("shape,index,axis", [
+    ((2, 3), [5, -6, 0], None), ((2, 3), [[1], [2]], None), ((2, 3), 4, None), ((2, 3), [6], None),
+    ((2, 3), [-7], None), ((2, 3), [2, -1], 1), ((2, 3), [2, -1], -1), ((2, 3), [1, 0, 1], -2),
+    ((2, 3), [[0, 1]], 0), ((2, 3), [3], 1), ((2, 3), [0], 2), ((2, 3), [0], -3), ((), [0, -1], None), ((), [1], None), ((0,), [0], None), ((0,), [], None),
+    ((0, 3), [1], 1), ((0, 3), [5], 1), ((2, 0), [0], 1), ((4, 3), [3, 0], 0),
+])
+def test_take_direct(shape, index, axis):
+    """take with an int64 index array (torch's gather directly) against NumPy, for every dtype, also views."""
+    for dt in ALL:
+        a = (numpy.arange(math.prod(shape)) - 2).astype(dt).reshape(shape)
+        for x in (a, a.T, a[::2]) if a.ndim == 2 else (a,):
+            assert_matches(lambda xp, x, i: xp.take(x, i, axis=axis), x, numpy.array(index, numpy.int64))
+    with pytest.raises(IndexError, match="index 6 is out of bounds for axis 0 with size 6"):
+        shim.take(shim.zeros((2, 3)), shim.asarray([6]))
+
+
+def test_take_direct_taken():
+    from npcompile._numpy._indexing import _take_direct
+
+    t, i = shim.arange(6.0).reshape(2, 3).tensor, shim.asarray([1, -1]).tensor
+    assert _take_direct(t, i, None) is not None and _take_direct(t, i, -1) is not None
+    assert _take_direct(t, i + 5, None) is None and _take_direct(t, i, 2) is None  # errors: the general path
+    assert _take_direct(t, i.to(dtype=t.dtype), None) is None
 
 
 @given(data=st.data(), a=arrays(dtypes(ALL), shapes(min_dims=1, max_dims=2, max_side=4)))

@@ -181,6 +181,38 @@ def test_expand_dims_squeeze(data, a):
         check_views(lambda xp, b: xp.squeeze(b, sq), b)
 
 
+@pytest.mark.parametrize("shape", [(3,), (1, 3), (3, 1, 1), (1, 1), (1,), (), (0, 1), (2, 3)])
+def test_expand_dims_squeeze_direct(shape, monkeypatch):
+    """expand_dims with one int axis and squeeze with no axis (torch's unsqueeze/squeeze directly) against NumPy:
+    shape, dtype, views (squeeze with nothing to squeeze is the array itself), AxisError; no conversion runs."""
+    import npcompile._numpy._manipulation as manipulation
+
+    for dt in ALL:
+        a = numpy.arange(int(numpy.prod(shape))).astype(dt).reshape(shape)
+        for x in (a, a.T):
+            for axis in range(-x.ndim - 2, x.ndim + 2):
+                assert_matches(lambda xp, x: xp.expand_dims(x, axis), x)
+            assert_matches(lambda xp, x: xp.squeeze(x), x)
+            check_views(lambda xp, x: xp.expand_dims(x, -1), x)
+            check_views(lambda xp, x: xp.squeeze(x), x)
+    s = shim.ones(shape)
+    monkeypatch.setattr(manipulation, "asarray", None)  # the fast paths convert nothing
+    assert manipulation.squeeze(s).shape == numpy.squeeze(numpy.ones(shape)).shape
+    assert manipulation.expand_dims(s, 0).shape == (1,) + shape
+    if 1 not in shape:
+        assert manipulation.squeeze(s) is s
+
+
+def test_ravel_of_strided_is_a_copy():
+    """NumPy copies what is not contiguous in the order asked, a strided 1-D array too (torch's reshape would
+    view it)."""
+    for order in ("C", "F", "A", "K"):
+        a = shim.arange(6.0)
+        r = shim.ravel(a[::2], order=order)
+        r[...] = -1
+        assert a.tolist() == list(range(6)) and r.base is None
+
+
 @given(arrays(shape=shapes(max_dims=3, max_side=3)))
 def test_atleast(a):
     for n in (1, 2, 3):
@@ -284,6 +316,28 @@ def test_stack_family(ja, dtype):
     assert_matches(lambda xp, *a: xp.dstack(list(a)), *arrs)
     assert_matches(lambda xp, *a: xp.column_stack(a), *arrs)
     assert_matches(lambda xp, *a: xp.vstack([a[0], a[-1][..., :1]]), *arrs)
+
+
+@pytest.mark.parametrize("shapes_", [[(3,), (3,)], [(3,), (4,)], [(2, 3), (1, 3)], [(2, 3), (2, 1)], [(0,), (0,)],
+                                     [(3,)], [(), ()], [(), (2,)], [(2,), (2, 1)], [(1, 2, 3), (1, 2, 3)]])
+def test_stacks_direct(shapes_, monkeypatch):
+    """vstack and hstack of arrays of one dtype and rank (torch's stack/cat directly) against NumPy: shape, dtype,
+    values, NumPy's errors; the general path runs only for errors and 0-D inputs."""
+    import npcompile._numpy._manipulation as manipulation
+
+    for dt in ALL:
+        arrs = [numpy.arange(int(numpy.prod(s))).astype(dt).reshape(s) for s in shapes_]
+        for f in (lambda xp, *a: xp.vstack(a), lambda xp, *a: xp.hstack(list(a)), lambda xp, *a: xp.stack(a),
+                  lambda xp, *a: xp.concatenate(a)):
+            assert_matches(f, *arrs)
+    if all(len(s) == len(shapes_[0]) > 0 for s in shapes_):
+        monkeypatch.setattr(manipulation, "_concatenate", None)
+        for f in (numpy.vstack, numpy.hstack):
+            try:
+                expected = f(arrs)
+            except ValueError:
+                continue
+            assert_same(expected, getattr(manipulation, f.__name__)(to_shim(arrs)))
 
 
 def test_stack_errors():

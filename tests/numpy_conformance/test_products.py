@@ -61,6 +61,27 @@ def test_dot_method_and_matmul_exact(ab):
         assert_matches(lambda xp, a, b: xp.matmul(a, b), a, b)
 
 
+@pytest.mark.parametrize("sa,sb", [((3,), (3,)), ((2, 3), (3,)), ((3,), (3, 2)), ((2, 3), (3, 4)), ((0,), (0,)),
+                                   ((2, 0), (0, 3)), ((0, 3), (3,)), ((3,), (4,)), ((2, 3), (2, 3)), ((3,), (2, 3))])
+def test_dot_direct(sa, sb, monkeypatch):
+    """dot of two arrays of one float or complex dtype, up to 2-D (torch's matmul directly) against NumPy: values,
+    dtype, shape, also on transposed views, and NumPy's alignment error; the general path runs only for errors."""
+    import npcompile._numpy._products as products
+
+    rng = numpy.random.default_rng(0)
+    for dt in ("float16", "float32", "float64", "complex64", "complex128"):
+        a, b = (rng.standard_normal(s).astype(dt) for s in (sa, sb))
+        for x, y in ((a, b), (a.T.copy().T, b.T.copy().T)):
+            assert_matches(lambda xp, x, y: xp.dot(x, y), x, y)
+    ok = sa[-1] == sb[max(len(sb) - 2, 0)]
+    if ok:  # the general path is not needed
+        monkeypatch.setattr(products, "_dot", None)
+        assert_matches(lambda xp, x, y: xp.dot(x, y), a, b)
+    else:
+        with pytest.raises(ValueError, match="not aligned"):
+            shim.dot(shim.asarray(a), shim.asarray(b))
+
+
 def test_matmul_bool_counts_past_255():
     a, b = numpy.ones((2, 300), bool), numpy.ones((300, 3), bool)
     assert_matches(lambda xp, a, b: xp.matmul(a, b), a, b)
