@@ -104,7 +104,9 @@ def _clip_kernel(a, lo, hi):
     return torch.minimum(torch.maximum(a, lo), hi)
 
 
-_clip_ufunc = U.ufunc(_np._core.umath.clip, _clip_kernel)
+_U64_MAX, _U64_MIN = U._u64_order(torch.maximum), U._u64_order(torch.minimum)
+_clip_ufunc = U.ufunc(_np._core.umath.clip, U._kinds(_clip_kernel, uint64=lambda a, lo, hi: _U64_MIN(
+    _U64_MAX(a, lo), hi)))
 
 
 def round(a, decimals=0, out=None):
@@ -267,11 +269,14 @@ def _coordinate_spacing(v, length):
 def _gradient_axis(f: ndarray, dx, edge_order: int) -> ndarray:
     """The gradient along the last axis of ``f`` (ufunc arithmetic: NumPy's dtypes and roundings)."""
     if isinstance(dx, ndarray) and dx.ndim == 1:
-        uniform = _gradient_axis(f, wrap(dx.tensor[0]), edge_order)
+        step = wrap(dx.tensor[0])
         if dx.size < 2:
-            return uniform
+            return _gradient_axis(f, step, edge_order)
         general = _gradient_nonuniform(f, dx, edge_order)
         same = (dx.tensor == dx.tensor[0]).all()
+        if f.dtype == _dtypes.bool_:  # NumPy's uneven edge_order=2 formulas take booleans (they never subtract f),
+            return _gradient_axis(f, step, edge_order) if bool(same) else general  # its even ones do not: branch
+        uniform = _gradient_axis(f, step, edge_order)
         return wrap(torch.where(same, uniform.tensor.to(general.tensor.dtype), general.tensor))
     e = _ends(f)
     inner = (_inner(f, 2) - _inner(f, 0)) / (2.0 * dx)
@@ -406,9 +411,10 @@ def unwrap(p, discont=None, axis=-1, *, period=2 * math.pi):
     low = -high
     ddmod = U.add(U.remainder(U.subtract(dd, low), period), low).tensor
     if ambiguous:
-        ddmod = torch.where((ddmod == low) & (dd.tensor > 0), torch.tensor(high, dtype=ddmod.dtype), ddmod)
+        ddmod = _dtypes.where(U.equal(wrap(ddmod), low).tensor & U.greater(dd, 0).tensor,
+                              torch.tensor(high, dtype=ddmod.dtype, device=ddmod.device), ddmod)
     correct = U.subtract(wrap(ddmod), dd).tensor
-    correct = torch.where(U.less(U.absolute(dd), discont).tensor, torch.zeros_like(correct), correct)
+    correct = _dtypes.where(U.less(U.absolute(dd), discont).tensor, torch.zeros_like(correct), correct)
     td = _dtypes.to_torch(dtype)
     up = pt.to(td).clone()
     tail = U.add(wrap(_along(pt, axis, 1)), wrap(_cumsum(correct, axis)))
@@ -448,45 +454,41 @@ def i0(x: ArrayLike):
 # ------------------------------------------------------------------------------ window functions
 
 
-def _window_points(M):
-    """``arange(1 - M, M, 2)`` in float64 (symmetric sample points), or None when the window is trivial."""
-    return torch.arange(1 - M, M, 2, dtype=torch.float64) if M > 1 else None
-
-
-def _trivial_window(M):
-    return wrap(torch.ones(1 if M >= 1 else 0, dtype=torch.float64))
+def _window(M, shape):
+    """``shape(n, M)`` at the symmetric points ``n = arange(1 - M, M, 2)`` in float64; one point for M == 1, none
+    below.  ``M`` is read as NumPy reads it, through a float64 array (so a 0-D array or a float will do)."""
+    M = builtins.float(M)
+    if M <= 1:
+        return wrap(torch.ones(1 if M == 1 else 0, dtype=torch.float64))
+    return wrap(shape(torch.arange(1 - M, M, 2, dtype=torch.float64), M))
 
 
 def hamming(M):
     """``0.54 + 0.46 cos(pi n / (M - 1))``."""
-    n = _window_points(M)
-    return _trivial_window(M) if n is None else wrap(0.54 + 0.46 * torch.cos(math.pi * n / (M - 1)))
+    return _window(M, lambda n, M: 0.54 + 0.46 * torch.cos(math.pi * n / (M - 1)))
 
 
 def hanning(M):
     """``0.5 + 0.5 cos(pi n / (M - 1))``."""
-    n = _window_points(M)
-    return _trivial_window(M) if n is None else wrap(0.5 + 0.5 * torch.cos(math.pi * n / (M - 1)))
+    return _window(M, lambda n, M: 0.5 + 0.5 * torch.cos(math.pi * n / (M - 1)))
 
 
 def blackman(M):
     """``0.42 + 0.5 cos(pi n / (M - 1)) + 0.08 cos(2 pi n / (M - 1))``."""
-    n = _window_points(M)
-    if n is None:
-        return _trivial_window(M)
-    return wrap(0.42 + 0.5 * torch.cos(math.pi * n / (M - 1)) + 0.08 * torch.cos(2.0 * math.pi * n / (M - 1)))
+    return _window(M, lambda n, M: 0.42 + 0.5 * torch.cos(math.pi * n / (M - 1)) + 0.08 * torch.cos(
+        2.0 * math.pi * n / (M - 1)))
 
 
 def bartlett(M):
     """The triangular window ``1 - |n| / (M - 1)``."""
-    n = _window_points(M)
-    return _trivial_window(M) if n is None else wrap(torch.where(n <= 0, 1 + n / (M - 1), 1 - n / (M - 1)))
+    return _window(M, lambda n, M: torch.where(n <= 0, 1 + n / (M - 1), 1 - n / (M - 1)))
 
 
 def kaiser(M, beta):
     """``i0(beta sqrt(1 - ((n - alpha) / alpha)**2)) / i0(beta)`` with ``alpha = (M - 1) / 2``."""
+    M = builtins.float(M)
     if M == 1:
-        return _trivial_window(M)
+        return wrap(torch.ones(1, dtype=torch.float64))
     n = torch.arange(0, builtins.max(M, 0), dtype=torch.float64)
     alpha = (M - 1) / 2.0
     beta = torch.tensor(float(beta), dtype=torch.float64)
@@ -829,17 +831,20 @@ def piecewise(x, condlist, funclist, *args, **kw):
         conds = torch.cat([conds, ~conds.any(0, keepdim=True)])
     elif n != n2:
         raise ValueError(f"with {n} condition(s), either {n} or {n + 1} functions are expected")
-    y = torch.zeros_like(xt)
-    if y.numel() == 0:  # nothing to select (NumPy does not check the mask shapes then)
-        return wrap(y)
-    for cond, func in zip(conds, funclist):
+    y = wrap(torch.zeros_like(xt))
+    if y.size == 0:  # nothing to select (NumPy does not check the mask shapes then), but constants are still cast
+        for func in funclist:
+            if not callable(func):
+                y[...] = func
+        return y
+    for cond, func in zip(conds, funclist):  # assigned as NumPy assigns (its casts, any dtype)
         if not callable(func):
-            y[cond] = as_tensor(func).to(y.dtype)
+            y[wrap(cond)] = func
             continue
         vals = xt[cond]
         if vals.numel() > 0:  # data-dependent, as NumPy's
-            y[cond] = as_tensor(func(wrap(vals), *args, **kw)).to(y.dtype)
-    return wrap(y)
+            y[wrap(cond)] = func(wrap(vals), *args, **kw)
+    return y
 
 
 def _stack_conditions(condlist, x):
@@ -872,9 +877,9 @@ def _parse_signature(sig):
 
 class vectorize:
     """Run a Python function element by element (or, with ``signature``, core-block by core-block) over
-    broadcast arrays.  An eager convenience: each call is a Python loop.  Elements reach the function as
-    read-only 0-D arrays (our NumPy scalars); the first result is reused rather than recomputed when
-    inferring ``otypes``."""
+    broadcast arrays.  An eager convenience: each call is a Python loop.  Elements reach the function as NumPy's
+    reach it: as Python scalars, except in the call on the first elements that infers ``otypes``, which gets
+    read-only 0-D arrays (our NumPy scalars)."""
 
     def __init__(self, pyfunc=_NoValue, otypes=None, doc=None, excluded=None, cache=False, signature=None):
         self.pyfunc = pyfunc
@@ -913,18 +918,27 @@ class vectorize:
         return self._blockwise(call, arrays)
 
     def _elementwise(self, call, arrays):
-        shape = torch.broadcast_shapes(*(a.tensor.shape for a in arrays)) if arrays else torch.Size()
+        """As NumPy's: ``otypes`` from a call on the first elements as (our) NumPy scalars, then every element
+        as a Python scalar (NumPy's object loop), the results cast to ``otypes`` by NumPy itself (so an out of
+        range Python int is its OverflowError, not a wrapped value)."""
+        if not arrays:
+            return call()
+        otypes, cached = self.otypes, []
+        if otypes is None:
+            if any(a.size == 0 for a in arrays):
+                raise ValueError("cannot call `vectorize` on size 0 inputs unless `otypes` is set")
+            first = call(*(_element(a.tensor.reshape(-1)[0]) for a in arrays))
+            otypes = "".join(_np.dtype(_dtypes.from_torch(as_tensor(o).dtype)).char
+                             for o in (first if isinstance(first, tuple) else (first,)))
+            cached = [first] if self.cache else []
+        shape = torch.broadcast_shapes(*(a.tensor.shape for a in arrays))
         flats = [a.tensor.expand(shape).reshape(-1) for a in arrays]
-        size = math.prod(shape)
-        if size == 0 and self.otypes is None:
-            raise ValueError("cannot call `vectorize` on size 0 inputs unless `otypes` is set")
-        results = [call(*(_element(f[i]) for f in flats)) for i in range(size)]
-        nout = len(results[0]) if results and isinstance(results[0], tuple) else (
-            len(self.otypes) if self.otypes and len(self.otypes) > 1 else 1)
-        per_out = [[r[k] for r in results] for k in range(nout)] if nout > 1 else [results]
-        otypes = self.otypes or "".join(_np.dtype(_dtypes.from_torch(as_tensor(p[0]).dtype)).char
-                                        for p in per_out)
-        outs = tuple(_collect(p, otypes[k], shape) for k, p in enumerate(per_out))
+        results = [cached.pop() if cached else call(*(f[i].item() for f in flats)) for i in range(math.prod(shape))]
+        nout = len(otypes)
+        if nout > 1:  # NumPy's loop leaves its outputs None where a result is not a tuple of nout values
+            results = [r if isinstance(r, tuple) and len(r) == nout else (None,) * nout for r in results]
+        outs = tuple(_collect([r[k] for r in results] if nout > 1 else results, otypes[k], shape,
+                              flats[0].device) for k in range(nout))
         return outs if nout > 1 else outs[0]
 
     def _blockwise(self, call, arrays):
@@ -982,15 +996,12 @@ def _element(t):
     return e
 
 
-def _collect(values, code, shape):
-    d = _dtypes.to_dtype(_np.dtype(code))
-    td = _dtypes.to_torch(d)
-    ts = [as_tensor(v) for v in values]
-    if any(t.ndim for t in ts):
-        raise ValueError("setting an array element with a sequence.")
-    if not ts:
-        return wrap(torch.empty(shape, dtype=td))
-    return wrap(torch.stack([t.to(td) for t in ts]).reshape(shape))
+def _collect(values, code, shape, device):
+    """The function's results as one array of type ``code``, converted by NumPy as its object loop's are."""
+    objs = _np.empty(len(values), dtype=object)
+    for i, v in enumerate(values):
+        objs[i] = _np_scalar(v)
+    return wrap(as_tensor(objs.astype(_np.dtype(code)).reshape(tuple(shape))).to(device))
 
 
 def frompyfunc(func, /, nin, nout, **kwargs):
@@ -1176,7 +1187,7 @@ def format_float_scientific(x, precision=None, unique=True, trim="k", sign=False
 
 
 def base_repr(number, base=2, padding=0):
-    return _np.base_repr(operator.index(number), base, padding)
+    return _np.base_repr(_np_scalar(number), base, padding)
 
 
 def binary_repr(num, width=None):
