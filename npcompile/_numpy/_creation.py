@@ -127,8 +127,11 @@ def _shares_memory(src, t) -> bool:
 
 def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
     """``numpy.asarray``: ``a`` itself when it already is an array as asked."""
-    if type(a) is ndarray and dtype is None and copy is None and device is None and order in (None, "K", "A"):
-        return a
+    if dtype is None and copy is None and device is None and order in (None, "K", "A"):
+        if type(a) is ndarray:
+            return a
+        if type(a) is _np.ndarray and like is None:
+            return wrap(_from_numpy(a))  # what _array makes of it: NumPy's memory wherever torch can share it
     _check_like(like)
     return _array(a, dtype, copy, order, device=device)
 

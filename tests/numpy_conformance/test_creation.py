@@ -94,6 +94,25 @@ def test_array_copy_and_view_semantics():
     assert shim.array(a, dtype=numpy.float32, copy=None).dtype == numpy.float32
 
 
+def test_asarray_of_numpy_arrays():
+    """asarray of a NumPy array (the direct path: no dtype, copy, device or layout asked) against NumPy: dtype,
+    shape, values, and NumPy's memory shared wherever torch can (not negative strides or read-only memory)."""
+    base = numpy.arange(24.0).reshape(2, 3, 4)
+    ro = base.copy()
+    ro.flags.writeable = False
+    unaligned = numpy.frombuffer(b"\0" + numpy.arange(3.0).tobytes(), numpy.float64, 3, 1)
+    cases = [base, base[:, ::2], base.T, base[::-1], ro, base.astype(">f8"), numpy.array(2**63, numpy.uint64),
+             numpy.array(5), numpy.zeros((0, 3)), unaligned] + [base.astype(d) for d in ALL]
+    for x in cases:
+        for kwargs in ({}, {"order": "K"}, {"order": "A"}, {"like": numpy.zeros(1)}):
+            r = shim.asarray(x, **kwargs)
+            assert_same(x.astype(x.dtype.newbyteorder("=")), r)  # native byte order: torch has no other
+            shared = x.flags.writeable and min(x.strides, default=0) >= 0 and x.flags.aligned and x.dtype.isnative
+            assert numpy.shares_memory(numpy.asarray(r), x) == (shared and x.size > 0)
+    with pytest.raises(UnsupportedFeature):
+        shim.asarray(numpy.asmatrix(base[0]))
+
+
 @given(arrays(finite=True), st.one_of(st.none(), dtypes()))
 def test_contiguous_and_fortran(a, dtype):
     for name in ("ascontiguousarray", "asfortranarray"):
