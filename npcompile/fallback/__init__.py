@@ -156,6 +156,20 @@ def classify(text: str) -> tuple[str, str, str]:
                                   f"seeded inside the function with a constant is folded into the graph)")
     if "The type Polynomial does not implement" in t:
         return "fallback", "Polynomial arithmetic", "Polynomial arithmetic runs in real NumPy"
+    m = re.search(r"qualname: ([\w.<>]+),.*filename: `[^`]*/numpy/", t)
+    if m:  # NumPy's own Python code that the shim does not model (np.vectorize's call, Polynomial methods...)
+        feat = f"numpy {m.group(1)}"
+        return "fallback", feat, f"{feat} (NumPy's Python code) runs in real NumPy"
+    if "npcompile: NumPy call inside try" in t:
+        return "graph_break", "try/except", ("NumPy calls inside a try block run in real NumPy (so that the errors "
+                                             "they raise on the data reach the except clause)")
+    m = re.search(r"Dynamo does not know how to enter a `(\w+)` context manager", t)
+    if m:
+        return "graph_break", f"with {m.group(1)}(...)", f"the with {m.group(1)}(...) block runs in Python"
+    m = re.search(r"builtin operator `(\w+)` with argument types \['ndarray'", t)
+    if m or "op returned non-Tensor" in t:
+        what = f"{m.group(1)}() of an array" if m else "a NumPy call giving no array (errstate, formatting...)"
+        return "graph_break", what, f"{what} runs in Python"
     if "astype(object)" in t or "astype('O')" in t:
         return "fallback", "object dtype", "object arrays are not compiled"
     if "tostring" in t or "tobytes" in t:

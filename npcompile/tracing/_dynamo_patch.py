@@ -85,6 +85,7 @@ for _name in ("get_np_to_tnp_map", "get_tnp_to_np_map"):
 _require(_dy_builtin, "numpy_operator_wrapper")
 _require(_dy_tensor, "tnp")
 _ORIG_NDARRAY_GETATTR = _require(_NumpyNdarrayVariable, "var_getattr")
+_ORIG_NDARRAY_CALL_METHOD = _require(_NumpyNdarrayVariable, "call_method")
 _ORIG_IS_NUMPY = _require(_dy_rules, "is_numpy")
 _ORIG_BUILDER_WRAP = _require(_require(_dy_builder, "VariableBuilder"), "_wrap")
 _ORIG_CAN_DISPATCH_TF = _require(_dy_tf, "can_dispatch_torch_function")
@@ -508,6 +509,46 @@ def _ndarray_var_getattr(self, tx, name: str):
 
 
 # --------------------------------------------------------------------------------------------------------------
+# NumPy calls inside ``try``.  A compiled graph runs after the code around it was traced, so an error its NumPy
+# calls raise on the data (LinAlgError on a singular matrix, IndexError on an index out of bounds...) would
+# never reach the function's ``except`` clauses (and compiled kernels check no data at all).  So a NumPy
+# function call or ndarray method inside a ``try`` block (of the function or of any caller being traced) is a
+# graph break; Dynamo cannot resume inside a ``try``, so the frame holding it runs in Python, its NumPy calls in
+# real NumPy with NumPy's errors (the functions it calls are compiled as frames of their own).  Array
+# subscripts and operators are not covered.
+# --------------------------------------------------------------------------------------------------------------
+
+
+def _in_try(tx) -> bool:
+    """Whether the instruction being traced lies in a ``try`` block (not a ``with`` block) of ``tx`` or of a
+    caller being inlined (their current instruction is the call)."""
+    while tx is not None:
+        entry = getattr(getattr(tx, "current_instruction", None), "exn_tab_entry", None)
+        if entry is not None and not (tx.block_stack and entry.target is tx.block_stack[-1].target):
+            return True
+        tx = getattr(tx, "parent", None)
+    return False
+
+
+def _break_in_try(tx, what: str) -> None:
+    if _in_try(tx):
+        from torch._dynamo.exc import unimplemented
+
+        unimplemented(gb_type="npcompile: NumPy call inside try", context=what,
+                      explanation=f"npcompile runs NumPy calls inside try blocks in real NumPy ({what}), so that "
+                                  f"errors they raise on the data reach the except clause", hints=[])
+
+
+_NDARRAY_LOCAL_METHODS = ("__len__", "size", "tolist", "__iter__")  # answered by Dynamo, no graph node
+
+
+def _ndarray_var_call_method(self, tx, name, args, kwargs):
+    if name not in _NDARRAY_LOCAL_METHODS:
+        _break_in_try(tx, f"ndarray.{name}")
+    return _ORIG_NDARRAY_CALL_METHOD(self, tx, name, args, kwargs)
+
+
+# --------------------------------------------------------------------------------------------------------------
 # NumpyVariable.call_method replacement: ``np.add.reduce(a)`` (a method of a ufunc object) is a graph break
 # in torch ("attempted to trace numpy.* function as a method"); the shim's ufunc objects have these methods,
 # so record one call of the shim's bound method instead.
@@ -524,6 +565,7 @@ def _traced(fn) -> bool:
 
 def _numpy_var_call_method(self, tx, name, args, kwargs):
     value = self.value
+    _break_in_try(tx, f"{getattr(value, '__name__', 'numpy')}.{name}")
     if value is _np.polynomial.Polynomial and name in _POLYNOMIAL_CONSTRUCTORS and _traced(value):
         return PolynomialVariable.construct(tx, name, args, kwargs)
     if (name in _UFUNC_METHODS and isinstance(value, _np.ufunc) and torch._dynamo.config.trace_numpy):
@@ -556,13 +598,34 @@ def _dtype_only_value(v):
     raise NotImplementedError
 
 
+def _quiet_errstate(kwargs):
+    """``np.errstate(...)`` that only silences or warns is a no-op context in the graph (compiled code checks no
+    floating-point errors, see README); one that raises (or calls a handler) is left to run in real NumPy."""
+    try:
+        modes = {k: _constant(v) for k, v in kwargs.items()}
+    except Exception:
+        return None
+    if set(modes) <= {"all", "divide", "over", "under", "invalid"} and \
+            all(m in (None, "ignore", "warn", "print") for m in modes.values()):
+        from torch._dynamo.variables.ctx_manager import NullContextVariable
+
+        return NullContextVariable()
+    return None
+
+
 def _numpy_var_call_function(self, tx, args, kwargs):
+    if not isinstance(self.value, type) and not _can_constant_fold_through(None, shim_function_for(self.value)):
+        _break_in_try(tx, getattr(self.value, "__name__", "a NumPy function"))
     if self.value is _np.polynomial.Polynomial and _traced(self.value):
         return PolynomialVariable.construct(tx, "__init__", args, kwargs)
     if self.value is _np.random.default_rng and _traced(self.value):
         folded = _seeded_generator(args, kwargs)
         if folded is not None:
             return folded
+    if self.value is _np.errstate and not args and _traced(self.value):
+        quiet = _quiet_errstate(kwargs)
+        if quiet is not None:
+            return quiet
     if self.value is _np.result_type and not kwargs and _traced(self.value):
         try:
             consts = [_dtype_only_value(a) for a in args]
@@ -884,6 +947,8 @@ def _patch_table():
         (_NumpyVariable, "call_method", _numpy_var_call_method),
         # NumpyNdarrayVariable.var_getattr: ``a.dtype`` (and nbytes/strides) as constants instead of a break.
         (_NumpyNdarrayVariable, "var_getattr", _ndarray_var_getattr),
+        # NumpyNdarrayVariable.call_method: a method call inside a try block is a graph break (_break_in_try).
+        (_NumpyNdarrayVariable, "call_method", _ndarray_var_call_method),
         # trace_rules.is_numpy: numpy.polynomial.Polynomial counts as a NumPy callable (a PolynomialVariable);
         # on torch 2.11 numpy.ndarray does not (CLASS_IDENTITY_BY_OBJECT).
         (_dy_rules, "is_numpy", _is_numpy),
