@@ -16,7 +16,7 @@ import torch
 from .._errors import UnsupportedFeature
 from . import _dtypes
 from ._indexing import _eager, _moved, _to_out
-from ._ndarray import wrap
+from ._ndarray import ndarray, wrap
 from ._normalize import as_tensor, normalize_axis_index
 
 __all__ = ["sort", "argsort", "lexsort", "partition", "argpartition", "searchsorted", "sort_complex", "argmax",
@@ -215,8 +215,18 @@ def _arg_along(t, dim, largest):
     return torch.where(nan.any(dim), torch.argmax(nan.to(torch.uint8), dim), first)
 
 
+# dtypes whose flat argmax/argmin is torch's own call on the array as it is (see _arg_along and _sortable)
+_ARG_DIRECT = _dtypes.DIRECT - {torch.bool, torch.complex64, torch.complex128}
+
+
 def _arg_function(name, largest, skip_nan):
+    pick = torch.argmax if largest else torch.argmin
+
     def f(a, axis=None, out=None, *, keepdims=_np._NoValue):
+        if axis is None and out is None and keepdims is _np._NoValue and not skip_nan and type(a) is ndarray:
+            t = a.tensor
+            if t.dtype in _ARG_DIRECT and t.numel():
+                return wrap(pick(t))  # the common case: what _arg computes, without its conversions
         t = as_tensor(a)
         if axis is not None:
             normalize_axis_index(axis, max(t.ndim, 1))

@@ -150,6 +150,26 @@ def test_argmax_argmin(data, a):
     assert_matches(lambda xp, a: a.argmax(axis), a)
 
 
+def test_argmax_argmin_flat_direct(monkeypatch):
+    """argmax/argmin of the whole array (torch's own call directly) against NumPy for every dtype: ties (the
+    first wins), NaNs (the first NaN wins), signed zeros, infinities, views, 0-D, and empty arrays' ValueError."""
+    import npcompile._numpy._sorting as sorting
+
+    floats = [[1.0, 3.0, 3.0, -1.0], [0.0, -0.0, -0.0, 0.0], [1.0, numpy.nan, 5.0, numpy.nan], [-numpy.inf] * 2 + [2.0],
+              [numpy.inf, 1.0, numpy.inf], [2.5], [[1.0, 7.0], [7.0, -3.0]]]
+    for dt in ALL:
+        for v in floats + [[[4, 1, 9], [9, 0, 1]]]:
+            with numpy.errstate(all="ignore"):
+                a = numpy.array(v).astype(dt)
+            for x in (a, a.T, a[..., ::-1], numpy.array(a.reshape(-1)[0])):
+                for name in ("argmax", "argmin"):
+                    assert_matches(lambda xp, x: getattr(xp, name)(x), x)
+                    assert_matches(lambda xp, x: getattr(x, name)(), x)
+        assert_matches(lambda xp, x: xp.argmax(x), numpy.zeros((0, 2), dt))
+    monkeypatch.setattr(sorting, "_arg", None)  # the common case computes nothing else
+    assert int(sorting.argmax(shim.asarray([1.0, 4.0, 4.0]))) == 1 and int(sorting.argmin(shim.arange(3))) == 0
+
+
 def test_argmax_out():
     a = numpy.arange(6.0).reshape(2, 3)
     for out in [numpy.zeros(2, numpy.int32), numpy.zeros(2), numpy.zeros(3, numpy.int64), numpy.zeros(2, numpy.int64)]:
