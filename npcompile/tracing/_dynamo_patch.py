@@ -514,8 +514,9 @@ def _ndarray_var_getattr(self, tx, name: str):
 # never reach the function's ``except`` clauses (and compiled kernels check no data at all).  So a NumPy
 # function call or ndarray method inside a ``try`` block (of the function or of any caller being traced) is a
 # graph break; Dynamo cannot resume inside a ``try``, so the frame holding it runs in Python, its NumPy calls in
-# real NumPy with NumPy's errors (the functions it calls are compiled as frames of their own).  Array
-# subscripts and operators are not covered.
+# real NumPy with NumPy's errors (the functions it calls are compiled as frames of their own).  The same for array
+# operators and subscripts (``a[i]`` with an index out of bounds), caught where Dynamo asks whether they dispatch
+# to a torch function mode (``_can_dispatch_torch_function``).
 # --------------------------------------------------------------------------------------------------------------
 
 
@@ -888,6 +889,8 @@ def _can_dispatch_torch_function(tx, args, kwargs) -> bool:
             arrays = True
         elif isinstance(a, _dy_tensor.TensorVariable) or _tf_overridden(a):
             return _ORIG_CAN_DISPATCH_TF(tx, args, kwargs)
+    if arrays:
+        _break_in_try(tx, "an array operator or subscript")  # (asked here: the one hook such operations pass with tx)
     return False if arrays else _ORIG_CAN_DISPATCH_TF(tx, args, kwargs)
 
 

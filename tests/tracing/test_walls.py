@@ -132,6 +132,18 @@ def caught_in_caller(a, i):
     return x, y
 
 
+def caught_subscript_and_power(a, i, k):
+    try:
+        x = a[i] * 2
+    except IndexError:  # an index out of bounds
+        x = None
+    try:
+        y = a ** k
+    except ValueError:  # integers to negative integer powers
+        y = None
+    return x, y
+
+
 def keyword_only(a, *, scale=2.0, shift):
     return a * scale + shift
 
@@ -169,6 +181,10 @@ CASES = {
     "inverse_singular": (inverse_or_zeros, lambda: (SINGULAR.copy(),), {}, None),
     "caught_in_caller_singular": (caught_in_caller, lambda: (SINGULAR.copy(), np.array([7])), {}, None),
     "caught_in_caller_regular": (caught_in_caller, lambda: (np.eye(2), np.array([1])), {}, None),
+    "caught_subscript_and_power": (caught_subscript_and_power,
+                                   lambda: (np.arange(3), np.array([5]), np.array([1, -1, 2])), {}, None),
+    "subscript_and_power_in_try": (caught_subscript_and_power,
+                                   lambda: (np.arange(3), np.array([2]), np.array([1, 1, 2])), {}, None),
     "keyword_only": (keyword_only, lambda: (np.arange(3.0),), {"shift": 1.0}, 1),
     "default_array": (default_array, lambda: (np.arange(3.0),), {}, 1),
 }
