@@ -512,20 +512,96 @@ def _ndarray_var_getattr(self, tx, name: str):
 # NumPy calls inside ``try``.  A compiled graph runs after the code around it was traced, so an error its NumPy
 # calls raise on the data (LinAlgError on a singular matrix, IndexError on an index out of bounds...) would
 # never reach the function's ``except`` clauses (and compiled kernels check no data at all).  So a NumPy
-# function call or ndarray method inside a ``try`` block (of the function or of any caller being traced) is a
-# graph break; Dynamo cannot resume inside a ``try``, so the frame holding it runs in Python, its NumPy calls in
+# function call or ndarray method inside a ``try`` block (of the function or of any caller being traced) whose
+# handlers could act on such an error (``except ValueError``, ``except Exception``, a bare ``except``, ``finally``;
+# not ``except KeyError`` or ``except FloatingPointError``) is a graph
+# break; Dynamo cannot resume inside a ``try``, so the frame holding it runs in Python, its NumPy calls in
 # real NumPy with NumPy's errors (the functions it calls are compiled as frames of their own).  The same for array
 # operators and subscripts (``a[i]`` with an index out of bounds), caught where Dynamo asks whether they dispatch
 # to a torch function mode (``_can_dispatch_torch_function``).
 # --------------------------------------------------------------------------------------------------------------
 
 
+# Errors NumPy raises on the data, and their bases and subclasses are what a clause must not catch (LinAlgError is
+# a ValueError); FloatingPointError is not among them: compiled code
+# reports no floating-point errors (README), and ``with np.errstate(...="raise")`` runs in real NumPy anyway.
+_DATA_ERRORS = (ValueError, IndexError, TypeError, OverflowError, ZeroDivisionError, RuntimeError)
+_EXPR_OPS = ("LOAD_GLOBAL", "LOAD_NAME", "LOAD_ATTR", "BUILD_TUPLE")
+_CLEANUP_OPS = ("COPY", "SWAP", "POP_EXCEPT", "POP_TOP", "LOAD_CONST", "STORE_FAST", "DELETE_FAST", "NOP")
+
+
+def _clause_types(tx, exprs):
+    """The exception classes an ``except`` clause names (its expression's instructions), or None if unknown."""
+    stack = []
+    for ins in exprs:
+        if ins.opname in ("LOAD_GLOBAL", "LOAD_NAME"):
+            name = ins.argval
+            if name in tx.f_globals:
+                stack.append(tx.f_globals[name])
+            elif name in tx.f_builtins:
+                stack.append(tx.f_builtins[name])
+            else:
+                return None
+        elif ins.opname == "LOAD_ATTR" and stack:
+            stack.append(getattr(stack.pop(), ins.argval, None))
+        elif ins.opname == "BUILD_TUPLE" and len(stack) >= ins.arg:
+            items = stack[len(stack) - ins.arg:]
+            del stack[len(stack) - ins.arg:]
+            stack.append(tuple(items))
+        else:
+            return None
+    if len(stack) != 1:
+        return None
+    out = stack[0] if isinstance(stack[0], tuple) else (stack[0],)
+    return out if all(isinstance(t, type) for t in out) else None
+
+
+def _may_catch(tx, entry, depth=0) -> bool:
+    """Whether an error raised where the exception table ``entry`` of ``tx`` applies can reach code that acts on
+    it: an ``except`` clause that catches an error NumPy raises on the data (or one we cannot read), a bare
+    ``except``, a ``finally``.  ``with`` exits and ``except ... as e`` cleanups pass it on (re-raise)."""
+    if entry is None:
+        return False
+    insts, indexof = tx.instructions, tx.indexof
+    i = indexof.get(entry.target) if depth < 16 else None
+    if i is None:
+        return True
+
+    def passed_on(k):  # the handler re-raises at its first RERAISE from index k: where that one goes
+        while k < len(insts) and insts[k].opname != "RERAISE":
+            k += 1
+        return k == len(insts) or _may_catch(tx, insts[k].exn_tab_entry, depth + 1)
+
+    if insts[i].opname != "PUSH_EXC_INFO":  # a cleanup that only re-raises
+        k = i
+        while k < len(insts) and insts[k].opname in _CLEANUP_OPS:
+            k += 1
+        return k == len(insts) or insts[k].opname != "RERAISE" or passed_on(k)
+    i += 1
+    if insts[i].opname == "WITH_EXCEPT_START":  # (Dynamo traces only context managers that suppress nothing)
+        return passed_on(i)
+    while True:
+        k = i
+        while insts[k].opname in _EXPR_OPS:
+            k += 1
+        if k == i or insts[k].opname != "CHECK_EXC_MATCH":
+            return True  # a bare except or a finally
+        types = _clause_types(tx, insts[i:k])
+        if types is None or any(issubclass(e, t) or issubclass(t, e) for e in _DATA_ERRORS for t in types):
+            return True
+        jump = insts[k + 1]
+        if jump.target is None or jump.target not in indexof:
+            return True
+        i = indexof[jump.target]
+        if insts[i].opname == "RERAISE":  # no clause matched
+            return _may_catch(tx, insts[i].exn_tab_entry, depth + 1)
+
+
 def _in_try(tx) -> bool:
-    """Whether the instruction being traced lies in a ``try`` block (not a ``with`` block) of ``tx`` or of a
-    caller being inlined (their current instruction is the call)."""
+    """Whether an error raised by the instruction being traced could be caught by user code (``_may_catch``),
+    in ``tx`` or in a caller being inlined (whose current instruction is the call)."""
     while tx is not None:
-        entry = getattr(getattr(tx, "current_instruction", None), "exn_tab_entry", None)
-        if entry is not None and not (tx.block_stack and entry.target is tx.block_stack[-1].target):
+        if _may_catch(tx, getattr(getattr(tx, "current_instruction", None), "exn_tab_entry", None)):
             return True
         tx = getattr(tx, "parent", None)
     return False

@@ -144,6 +144,27 @@ def caught_subscript_and_power(a, i, k):
     return x, y
 
 
+def loop_under_floating_point_error(u, n):
+    try:  # compiled code reports no floating-point errors (README): nothing NumPy raises here is caught
+        for _ in range(n):
+            u = u * 0.5 + np.sin(u)
+    except FloatingPointError:
+        u = None
+    return u
+
+
+def caught_through_inner_try_and_with(a):
+    try:
+        try:
+            with np.errstate(all="ignore"):
+                r = np.linalg.inv(a)
+        except KeyError:
+            r = None
+    except np.linalg.LinAlgError:
+        r = "caught"
+    return r
+
+
 def keyword_only(a, *, scale=2.0, shift):
     return a * scale + shift
 
@@ -185,6 +206,9 @@ CASES = {
                                    lambda: (np.arange(3), np.array([5]), np.array([1, -1, 2])), {}, None),
     "subscript_and_power_in_try": (caught_subscript_and_power,
                                    lambda: (np.arange(3), np.array([2]), np.array([1, 1, 2])), {}, None),
+    "loop_under_floating_point_error": (loop_under_floating_point_error, lambda: (np.ones(4), 5), {}, 1),
+    "inner_try_and_with_singular": (caught_through_inner_try_and_with, lambda: (SINGULAR.copy(),), {}, None),
+    "inner_try_and_with_regular": (caught_through_inner_try_and_with, lambda: (np.eye(2),), {}, None),
     "keyword_only": (keyword_only, lambda: (np.arange(3.0),), {"shift": 1.0}, 1),
     "default_array": (default_array, lambda: (np.arange(3.0),), {}, 1),
 }
