@@ -154,7 +154,8 @@ def classify(text: str) -> tuple[str, str, str]:
         feat = f"numpy.random.{m.group(2)}.{m.group(1)}" if m else f"numpy.random.{m2.group(1)}"
         return "fallback", feat, (f"{feat} runs in real NumPy, on NumPy's own random stream (only a generator "
                                   f"seeded inside the function with a constant is folded into the graph)")
-    if "The type Polynomial does not implement" in t:
+    if "The type Polynomial does not implement" in t or \
+            re.search(r"builtin operator `\w+` with argument types \[[^\]]*'Polynomial'", t):  # (2.13 / 2.11)
         return "fallback", "Polynomial arithmetic", "Polynomial arithmetic runs in real NumPy"
     m = re.search(r"qualname: ([\w.<>]+),.*filename: `[^`]*/numpy/", t)
     if m:  # NumPy's own Python code that the shim does not model (np.vectorize's call, Polynomial methods...)
