@@ -21,7 +21,7 @@ from .._errors import UnsupportedFeature
 from . import _dtypes
 from ._ndarray import wrap
 from ._normalize import as_tensor
-from ._reductions import _mean_dtypes, average
+from ._reductions import _mean_dtypes, amax, amin, average, mean, std
 from ._sorting import _int_key, _sortable
 from . import _ufuncs as U
 from ._ufunc_methods import _NoValue, _flat, _keep_shape, _tracing, finish, reduction_axes
@@ -241,7 +241,7 @@ def _weighted_inverted_cdf(t, qf, axis, weights, nan):
 
         w = _weights_like(t, w, axis)
     w = w.expand(t.shape)
-    if _eager(w) and bool((w < 0).any()):  # data check, eager only
+    if _eager(w) and bool(U.less(wrap(w), 0).tensor.any()):  # data check, eager only
         raise ValueError("Weights must be non-negative.")
     axes = reduction_axes(axis, t.ndim, ufunc_like=False)
     x = _flat(t, axes) if axes else t.unsqueeze(-1)
@@ -299,6 +299,8 @@ def _linspace(first, last, num, comp, dtype):
     start + i * step, the last point exactly ``last``; returned as ``dtype``."""
     c = _dtypes.to_torch(comp)
     f, la = torch.tensor(first, dtype=c), torch.tensor(last, dtype=c)
+    if num == 1:  # NumPy's one point: the start
+        return f.reshape(1).to(_dtypes.to_torch(dtype))
     e = torch.arange(num, dtype=c) * ((la - f) / (num - 1)) + f
     e[-1] = la
     return e.to(_dtypes.to_torch(dtype))
@@ -331,82 +333,82 @@ def _extent(x):
     return (lo + 2**63, hi + 2**63) if x.dtype == torch.uint64 else (lo, hi)
 
 
-def _float(x):
-    """Statistics of the data in its own float dtype (NumPy's), integers in float64."""
-    return x if x.is_floating_point() else x.to(torch.float64)
+def _unsigned_subtract(hi, lo):
+    """``hi - lo`` as NumPy's histogram takes it: signed integers subtract into their unsigned type."""
+    d = _dtypes.result_type(hi, lo)
+    if d.kind == "i":
+        return U.subtract(hi, lo, dtype=_np.dtype(d.char.upper()), casting="unsafe")
+    return U.subtract(hi, lo)
 
 
-def _ptp(x):
-    """max - min: in the data's float dtype, exactly for integers."""
-    if not x.numel():
-        return 0.0
-    if x.is_floating_point():
-        return (x.max() - x.min()).item()
-    lo, hi = _extent(x)
-    return float(hi - lo)
+# The bin-width estimators work on our arrays with NumPy's own formulas and operand types (Python floats weak, sizes
+# through NumPy functions strong), so widths round as NumPy's do (float16 data: float16 widths, std overflowing).
+
+def _ptp(a):
+    return _unsigned_subtract(amax(a), amin(a))
 
 
-def _iqr(x):
-    q = torch.quantile(x.to(torch.float64), torch.tensor([0.25, 0.75], dtype=torch.float64))
-    return (q[1] - q[0]).item()
+def _sturges(a, r):
+    return _ptp(a) / (U.log2(a.size) + 1.0)
 
 
-def _sturges(x, r):
-    return _ptp(x) / (math.log2(x.numel()) + 1.0)
+def _sqrt(a, r):
+    return _ptp(a) / U.sqrt(a.size)
 
 
-def _fd(x, r):
-    return 2.0 * _iqr(x) * x.numel() ** (-1.0 / 3.0)
+def _fd(a, r):
+    return 2.0 * U.subtract(*percentile(a, [75, 25])) * a.size ** (-1.0 / 3.0)
 
 
-def _stone(x, r):
+def _stone(a, r):
     """The bin count minimising the leave-one-out cross-validation estimate (at most max(100, sqrt n) bins)."""
-    n, ptp = x.numel(), _ptp(x)
+    n, ptp = a.size, _ptp(a)
     if n <= 1 or ptp == 0:
-        return 0.0
-    upper = builtins.max(100, int(math.sqrt(n)))
+        return 0
 
     def risk(nbins):
-        width = ptp / nbins
-        p = _count(x, _linspace(r[0], r[1], nbins + 1, r[2], r[2]), None, r[:2]).to(torch.float64) / n
-        return (2 - (n + 1) * torch.dot(p, p).item()) / width
+        p = _count(a.tensor, _linspace(r[0], r[1], nbins + 1, r[2], r[2]), None, r[:2]).to(torch.float64) / n
+        return (2 - (n + 1) * torch.dot(p, p).item()) / builtins.float(ptp / nbins)
 
-    best = builtins.min(builtins.range(1, upper + 1), key=risk)
-    if best == upper:
+    best = builtins.min(builtins.range(1, builtins.max(100, int(math.sqrt(n))) + 1), key=risk)
+    if best == builtins.max(100, int(math.sqrt(n))):
         warnings.warn("The number of bins estimated may be suboptimal.", RuntimeWarning, stacklevel=4)
     return ptp / best
 
 
-def _doane(x, r):
-    n = x.numel()
+def _doane(a, r):
+    n = a.size
     if n <= 2:
         return 0.0
-    xf = _float(x)
-    sigma = torch.std(xf, correction=0).item()
-    if sigma <= 0:
+    sigma = std(a)
+    if not sigma > 0.0:
         return 0.0
-    g1 = torch.mean(((xf - xf.mean()) / sigma) ** 3).item()
-    sg1 = math.sqrt(6.0 * (n - 2) / ((n + 1.0) * (n + 3)))
-    return _ptp(x) / (1.0 + math.log2(n) + math.log2(1.0 + abs(g1) / sg1))
+    g1 = mean(U.power(U.true_divide(U.subtract(a, mean(a)), sigma), 3))
+    sg1 = U.sqrt(6.0 * (n - 2) / ((n + 1.0) * (n + 3)))
+    return _ptp(a) / (1.0 + U.log2(n) + U.log2(1.0 + U.absolute(g1) / sg1))
 
 
-def _sqrt(x, r):
-    return _ptp(x) / math.sqrt(x.numel())
-
-
-def _auto(x, r):
+def _auto(a, r):
     """The smaller of Freedman-Diaconis (at least half the sqrt width, bounding the bin count) and Sturges."""
-    return builtins.min(builtins.max(_fd(x, r), _sqrt(x, r) / 2), _sturges(x, r))
+    return builtins.min(builtins.max(_fd(a, r), _sqrt(a, r) / 2), _sturges(a, r))
 
 
 _ESTIMATORS = {
     "sqrt": _sqrt,
     "sturges": _sturges,
-    "rice": lambda x, r: _ptp(x) / (2.0 * x.numel() ** (1.0 / 3)),
-    "scott": lambda x, r: (24.0 * math.pi ** 0.5 / x.numel()) ** (1.0 / 3.0) * torch.std(
-        _float(x), correction=0).item(),
+    "rice": lambda a, r: _ptp(a) / (2.0 * a.size ** (1.0 / 3)),
+    "scott": lambda a, r: (24.0 * math.pi ** 0.5 / a.size) ** (1.0 / 3.0) * std(a),
     "fd": _fd, "stone": _stone, "doane": _doane, "auto": _auto,
 }
+
+
+def _held_ends(x, first, last, range):
+    """The first and last edge as NumPy holds them when dividing by a width: the range as given, else scalars of
+    the data's dtype (a single point widened by 0.5 in its float type)."""
+    if range is not None:
+        return first, last
+    d = x.dtype if (first, last) == _extent(x) else _dtypes.to_torch(_dtypes.result_type(x, 0.5))
+    return tuple(wrap(torch.tensor(v, dtype=d, device=x.device)) for v in (first, last))
 
 
 def _bin_edges(x, bins, range, weights):
@@ -418,13 +420,14 @@ def _bin_edges(x, bins, range, weights):
             raise TypeError("Automated estimation of the number of bins is not supported for weighted data")
         first, last, comp = _outer_edges(x, range)
         inside = x if range is None else x[(U.greater_equal(wrap(x), first) & U.less_equal(wrap(x), last)).tensor]
-        if inside.numel() == 0:
-            nbins = 1
-        else:
-            width = _ESTIMATORS[bins](inside, (first, last, comp))
-            if width and not (x.is_floating_point() or x.is_complex()):
-                width = builtins.max(width, 1)  # integer data: bins at least one unit wide
-            nbins = int(math.ceil((last - first) / width)) if width else 1
+        nbins = 1
+        if inside.numel():  # data-dependent bin count: widths read back
+            width = _ESTIMATORS[bins](wrap(inside), (first, last, comp))
+            if width:
+                if not (x.is_floating_point() or x.is_complex()) and width < 1:
+                    width = 1  # integer data: bins at least one unit wide
+                nbins = int(math.ceil(builtins.float(_unsigned_subtract(*_held_ends(x, first, last, range)[::-1])
+                                                     / width)))
         return _uniform_edges(x, first, last, comp, nbins), (first, last)
     b = as_tensor(bins)
     if b.ndim == 0:
@@ -485,7 +488,8 @@ def _count(x, edges, weights, span=None):
         ones = torch.ones((), dtype=torch.float64, device=x.device).expand(i.shape)
         return torch.zeros(nb + 1, dtype=torch.float64, device=x.device).scatter_add_(0, i, ones)[:nb].to(
             torch.int64)
-    return torch.zeros(nb + 1, dtype=weights.dtype, device=x.device).scatter_add_(0, i, weights)[:nb]
+    acc = _dtypes.compute_dtype(weights.dtype)  # wide unsigned weights sum in int32/int64, exact modulo 2**bits
+    return torch.zeros(nb + 1, dtype=acc, device=x.device).scatter_add_(0, i, weights.to(acc))[:nb].to(weights.dtype)
 
 
 def _hist_weights(w, x_shape):
@@ -497,9 +501,15 @@ def _hist_weights(w, x_shape):
     return w.reshape(-1)
 
 
+def _real_sample(t):
+    if t.is_complex():  # NumPy bins complex data in lexicographic order; torch cannot search or bound it
+        raise UnsupportedFeature("histograms of complex data")
+    return t
+
+
 def _hist_data(a):
     """``a`` as a tensor; bool data counts as uint8 with NumPy's warning."""
-    t = as_tensor(a)
+    t = _real_sample(as_tensor(a))
     if t.dtype == torch.bool:
         warnings.warn("Converting input from bool to <class 'numpy.uint8'> for compatibility.", RuntimeWarning,
                       stacklevel=3)
@@ -513,6 +523,8 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
     w = _hist_weights(weights, t.shape)
     x = t.reshape(-1)
     edges, span = _bin_edges(x, bins, range, w)
+    if span is not None and edges.numel() == 1 and x.numel():  # an estimated width beyond the span: no bins
+        raise ValueError("'list' argument must have no negative elements")  # (NumPy's counting fails so)
     hist = _count(x, edges, w, span)
     if density:
         widths = torch.diff(edges).to(torch.float64)
@@ -552,7 +564,7 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):  # noq
     else:
         x = as_tensor(sample)
         x = x.reshape(-1, 1) if x.ndim < 2 else x
-    n, d = x.shape
+    n, d = _real_sample(x).shape
     bins = [bins] * d if isinstance(bins, (int, str)) or (as_tensor(bins).ndim == 0 if not isinstance(
         bins, (list, tuple)) else False) else list(bins)
     if len(bins) != d:

@@ -158,6 +158,19 @@ def test_histograms_of_integers_near_their_ends(a, bins, same_dtype_edges):
     assert_matches(lambda xp, a: xp.bincount(a % 7), a)
 
 
+@pytest.mark.parametrize("dt", ["float16", "float32", "int8", "uint64"])
+@pytest.mark.parametrize("vals", [[1.5, -2, 3, 0, 7.25, 600], [0.1, 0.2, 0.35, 0.3, 0.9, 0.25, 0.6], [5, 5],
+                                  [1.5, -2, 3, 0, 7.25, 30000]])
+def test_histogram_estimators_round_as_numpy(dt, vals):
+    """Estimated widths come out of NumPy's formulas in the data's float type: float16 rounds (and its std
+    overflows to inf: zero bins, NumPy's ValueError); integer spans subtract unsigned."""
+    a = numpy.array(vals)
+    a = (numpy.abs(a) if dt[0] == "u" else a).astype(dt)
+    for est in HIST_BINS[3:]:
+        assert_matches(lambda xp, a: xp.histogram(a, bins=est), a)
+        assert_matches(lambda xp, a: xp.histogram_bin_edges(a, bins=est, range=(0, 10)), a)
+
+
 def test_histogram_of_bools():
     a = numpy.array([True, False, True, True])
     for bins in (10, 3, "auto", numpy.array([False, True])):
