@@ -8,7 +8,9 @@ NumPy is a scalar that does not alias ``a``, so its baseline is ``a[3].clone()``
 Times are CPU time (``time.process_time``) minima over rounds that alternate between a row's columns: robust
 to other processes on a shared machine.
 
-    python -m benchmarks.eager_overhead [--repeat 50] [--json PATH]
+Two tables: the issue's ten calls (CASES) and common calls beyond them (EXTRA_CASES).
+
+    python -m benchmarks.eager_overhead [--repeat 50] [--json PATH] [-k TEXT]
 """
 import argparse
 import json
