@@ -426,7 +426,7 @@ def _assign_advanced(v, p, value):
                         f"{val.ndim} dimensions")
     if val.numel() == 1:  # one value: it fits any result, and repeated positions get the same value
         p.check_bounds()
-        target.index_put_(tuple(i for _, i, _ in p.adv), _dtypes.movable(val.reshape(()).to(v.dtype)))
+        target.index_put_(tuple(i for _, i, _ in p.adv), _dtypes.movable(_unaliased(val.reshape(()).to(v.dtype), v)))
         return
     idx = []
     for _, i, _ in p.adv:
@@ -707,6 +707,7 @@ def _along_axis(shape, idx: torch.Tensor, axis) -> tuple:
 
 def _along_axis_args(arr, indices, axis):
     t, idx = as_tensor(arr), as_tensor(indices)
+    ax = None if axis is None else normalize_axis_index(axis, t.ndim)  # NumPy's first check
     if idx.is_floating_point() or idx.is_complex() or idx.dtype == torch.bool:
         raise IndexError("`indices` must be an integer array")
     if axis is None:
@@ -715,7 +716,7 @@ def _along_axis_args(arr, indices, axis):
         return t.reshape(-1), _int64(idx), 0
     if idx.ndim != t.ndim:
         raise ValueError("`indices` and `arr` must have the same number of dimensions")
-    return t, _int64(idx), normalize_axis_index(axis, t.ndim)
+    return t, _int64(idx), ax
 
 
 def take_along_axis(arr, indices, axis=-1):

@@ -37,8 +37,18 @@ def _arr1d(x) -> ndarray:
     return wrap(a.tensor.reshape(1)) if a.ndim == 0 else a
 
 
+def _sequence(x) -> ndarray:
+    """Coefficients or zeros: a sequence, as NumPy's polynomial functions require (a scalar is a TypeError)."""
+    a = x.coeffs if isinstance(x, poly1d) else _arr(x)
+    if a.ndim == 0:
+        raise TypeError("polynomial coefficients and zeros must be a sequence, not a scalar")
+    return a
+
+
 def _cat(*arrays) -> ndarray:
     """Concatenate 1-D arrays with NumPy's result dtype."""
+    if len({a.ndim for a in arrays}) > 1:  # coefficients of more than one dimension
+        raise ValueError("all the input arrays must have same number of dimensions")
     dt = _dtypes.to_torch(_dtypes.result_type(*arrays))
     return wrap(torch.cat([a.tensor.to(dt) for a in arrays]))
 
@@ -65,7 +75,7 @@ def _trim_leading_zeros(a: ndarray) -> ndarray:
 
 def polyval(p, x):
     """Evaluate ``p[0] * x**(N-1) + ... + p[N-1]`` by Horner's rule (a ``poly1d`` ``x`` composes)."""
-    pa = _arr(p.coeffs if isinstance(p, poly1d) else p)
+    pa = _sequence(p)
     if isinstance(x, poly1d):
         y = poly1d(0)
         for i in range(pa.shape[0]):
@@ -80,7 +90,7 @@ def polyval(p, x):
 
 def poly(seq_of_zeros):
     """Coefficients of the monic polynomial with the given roots (or a square matrix's eigenvalues)."""
-    z = _arr1d(seq_of_zeros)
+    z = _sequence(seq_of_zeros)
     if z.ndim == 2 and z.shape[0] == z.shape[1] and z.shape[0] != 0:
         z = wrap(_eigvals(z.tensor))
     elif z.ndim == 1:
@@ -121,7 +131,7 @@ def _eigvals(a: torch.Tensor) -> torch.Tensor:
 
 def roots(p):
     """Roots of ``p``: eigenvalues of the companion matrix, after dropping leading and trailing zeros."""
-    pa = _arr1d(p)
+    pa = _sequence(p)
     if pa.ndim != 1:
         raise ValueError("Input must be a rank-1 array.")
     t = pa.tensor
@@ -149,7 +159,7 @@ def polyder(p, m=1):
     if m < 0:
         raise ValueError("Order of derivative must be positive (see polyint)")
     truepoly = isinstance(p, poly1d)
-    val = _arr(p.coeffs if truepoly else p)
+    val = _sequence(p)
     for _ in range(m):
         n = val.shape[0] - 1
         val = U.multiply(wrap(val.tensor[:-1]), wrap(torch.arange(builtins.max(n, 0), 0, -1)))
@@ -167,7 +177,7 @@ def polyint(p, m=1, k=None):
     if ks.shape[0] < m:
         raise ValueError("k must be a scalar or a rank-1 array of length 1 or >m.")
     truepoly = isinstance(p, poly1d)
-    val = _arr(p.coeffs if truepoly else p)
+    val = _sequence(p)
     for i in range(m):
         n = val.shape[0]
         val = _cat(U.divide(val, wrap(torch.arange(n, 0, -1))), wrap(ks.tensor[i:i + 1]))

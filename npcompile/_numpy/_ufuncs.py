@@ -967,7 +967,27 @@ def _tiny_stack(a, b):
 _TINY_MATRIX = 4  # largest m, k, n traced as a fused broadcast-and-sum instead of a batched GEMM
 
 
+def _core_dims(name, signature, a, b, need, shared):
+    """NumPy's gufunc checks: each operand has its core dims (``need``), the shared core dim (at ``shared``,
+    from the end of a and of b) is equal (core dims never broadcast), and the loop dims broadcast."""
+    for i, (x, k) in enumerate(zip((a, b), need)):
+        if x.ndim < k:
+            raise ValueError(f"{name}: Input operand {i} does not have enough dimensions (has {x.ndim}, gufunc core "
+                             f"with signature {signature} requires {k})")
+    na, nb = a.shape[shared[0]], b.shape[shared[1]]
+    if na != nb:
+        raise ValueError(f"{name}: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+                         f"{signature} (size {nb} is different from {na})")
+    loops = (tuple(a.shape[:a.ndim - need[0]]), tuple(b.shape[:b.ndim - need[1]]))
+    try:
+        torch.broadcast_shapes(*loops)
+    except RuntimeError:
+        raise ValueError(f"operands could not be broadcast together with remapped shapes {loops[0]} {loops[1]}") \
+            from None
+
+
 def _vecdot(a, b):
+    _core_dims("vecdot", "(n),(n)->()", a, b, (1, 1), (-1, -1))
     return (torch.conj(a) * b).sum(-1) if a.is_complex() else (_bool_mul(a, b)).sum(-1).to(a.dtype)
 
 
@@ -976,10 +996,12 @@ def _bool_mul(a, b):
 
 
 def _matvec(a, b):
+    _core_dims("matvec", "(m,n),(n)->(m)", a, b, (2, 1), (-1, -1))
     return _matmul(a, b.unsqueeze(-1)).squeeze(-1)
 
 
 def _vecmat(a, b):
+    _core_dims("vecmat", "(n),(n,m)->(m)", a, b, (1, 2), (-1, -2))
     if a.is_complex():
         a = torch.conj(a)
     return _matmul(a.unsqueeze(-2), b).squeeze(-2)

@@ -73,6 +73,7 @@ _ONE_AXIS = {"fft": torch.fft.fft, "ifft": torch.fft.ifft, "rfft": torch.fft.rff
              "hfft": torch.fft.hfft, "ihfft": torch.fft.ihfft}
 _REAL_OUT = ("irfft", "hfft")
 _HALF_OUT = ("rfft", "ihfft")
+_INVERSE = ("ifft", "irfft", "ihfft")
 
 
 def _transform(kind, t, n, dim, norm):
@@ -82,7 +83,13 @@ def _transform(kind, t, n, dim, norm):
         n = 2 * (t.shape[dim] - 1) if kind in _REAL_OUT else t.shape[dim]
     n = _points(n)
     x = _inexact(t, kind, real_only=kind in _HALF_OUT)
-    if x.numel():
+    if x.numel() and t.dtype == torch.float16:  # NumPy scales float16 input by a float16-rounded factor
+        inverse = kind in _INVERSE
+        r = _ONE_AXIS[kind](x, n=n, dim=dim, norm="forward" if inverse else "backward")  # unscaled
+        scaled = "backward" if inverse else "forward"  # the norm that divides this direction by n
+        factor = n ** -0.5 if norm == "ortho" else 1.0 / n if norm == scaled else 1.0
+        r = r * float(_np.float16(factor)) if factor != 1.0 else r
+    elif x.numel():
         r = _ONE_AXIS[kind](x, n=n, dim=dim, norm=norm)
     else:  # torch's FFT refuses empty arrays
         shape = list(x.shape)
@@ -165,7 +172,7 @@ def _c2c(t, s, axes, norm, inverse, last_first=True):
     order: last axis first, except in irfftn."""
     if not axes:
         return t
-    if len(set(axes)) == len(axes) and t.numel():
+    if len(set(axes)) == len(axes) and t.numel() and t.dtype != torch.float16:  # float16: per axis (above)
         s = [t.shape[ax] if n is None else _points(n) for n, ax in zip(s, axes)]
         return (torch.fft.ifftn if inverse else torch.fft.fftn)(_inexact(t, ""), s=s, dim=axes, norm=norm)
     steps = list(zip(s, axes))

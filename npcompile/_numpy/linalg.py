@@ -171,9 +171,9 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_NoValue):
             max(t.shape[-2:]) * _np.finfo(_dtypes.from_torch(t.dtype)).eps if rtol is None else rtol
     elif rtol is not _NoValue:
         raise ValueError("`rtol` and `rcond` can't be both set.")
+    _stacked_2d(t)
     if t.numel() == 0 and math.prod(t.shape[-2:]) == 0:
         return wrap(t.new_empty(t.shape[:-2] + (t.shape[-1], t.shape[-2])))
-    _stacked_2d(t)
     (t,), rt = _prepare(t)
     u, s, vh = _svd(t, False, hermitian=hermitian)
     cutoff = as_tensor(rcond).to(s.device)[..., None] * s.amax(-1, keepdim=True)

@@ -3,6 +3,7 @@ that recorded every shim call the conformance tests make): the NumPy 2 ufunc ali
 ndarray methods used only through their function forms, and ``testing.assert_array_compare``."""
 
 import operator
+import warnings
 
 import numpy
 import pytest
@@ -47,7 +48,7 @@ def test_unary_alias(name, a):
 @given(a=arrays(dtype=dtypes(ALL), shape=st.sampled_from([(), (3,), (2, 3), (0,)]), finite=True),
        b=arrays(dtype=dtypes(ALL), shape=st.sampled_from([(), (3,), (2, 1), (4,)]), finite=True))
 def test_binary_alias(name, a, b):
-    assert_matches(lambda xp, a, b: getattr(xp, name)(a, b), a, b, rtol=1e-5, atol=1e-6)
+    assert_matches(lambda xp, a, b: getattr(xp, name)(a, b), a, b)
 
 
 @pytest.mark.parametrize("name,args", [("pow", ([2, 3], [-1, 2])), ("bitwise_left_shift", ([1.0], [2])),
@@ -222,3 +223,170 @@ def test_record_and_file_methods_are_unsupported(call):
 def test_assert_array_compare(x, y, op):
     assert_matches(lambda xp, x, y: xp.testing.assert_array_compare(op, x, y), x, y)
     assert_matches(lambda xp, x: xp.testing.assert_array_compare(op, x, x, equal_inf=False), x)
+
+
+# ------------------------------------------------------------------------------ a sweep over odd inputs
+# Every function below gets arrays of every numeric dtype, 0-D, empty and non-contiguous (strided or transposed),
+# which the topic tests draw for some names only; the outcome (result or exception type) must be NumPy's.
+
+SWEEP = {
+    # fft
+    **{f"fft.{n}": (lambda n: lambda xp, a: getattr(xp.fft, n)(a))(n)
+       for n in ("fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fftn", "ifftn", "rfftn", "irfftn", "fft2", "ifft2",
+                 "rfft2", "irfft2", "fftshift", "ifftshift")},
+    # linalg: answers unique up to rounding (no eigenvector or singular-vector signs)
+    "linalg.svdvals": lambda xp, a: xp.linalg.svdvals(a),
+    "linalg.eigvalsh": lambda xp, a: xp.linalg.eigvalsh(a + xp.matrix_transpose(a).conj()),
+    "linalg.det": lambda xp, a: xp.linalg.det(a),
+    "linalg.norm": lambda xp, a: xp.linalg.norm(a),
+    "linalg.matrix_norm": lambda xp, a: xp.linalg.matrix_norm(a),
+    "linalg.vector_norm": lambda xp, a: xp.linalg.vector_norm(a, ord=1),
+    "linalg.trace": lambda xp, a: xp.linalg.trace(a),
+    "linalg.diagonal": lambda xp, a: xp.linalg.diagonal(a, offset=1),
+    "linalg.matrix_transpose": lambda xp, a: xp.linalg.matrix_transpose(a),
+    "linalg.cross": lambda xp, a: xp.linalg.cross(a, a),
+    "linalg.outer": lambda xp, a: xp.linalg.outer(a, a),
+    "linalg.vecdot": lambda xp, a: xp.linalg.vecdot(a, a),
+    "linalg.matmul": lambda xp, a: xp.linalg.matmul(a, a),
+    "linalg.multi_dot": lambda xp, a: xp.linalg.multi_dot([a, a]),
+    "linalg.pinv.shape": lambda xp, a: xp.linalg.pinv(a).shape,
+    "linalg.qr.shape": lambda xp, a: [x.shape for x in xp.linalg.qr(a)],
+    "linalg.svd.shape": lambda xp, a: [x.shape for x in xp.linalg.svd(a)],
+    "linalg.lstsq.shape": lambda xp, a: [getattr(x, "shape", x) for x in xp.linalg.lstsq(a, a)],
+    "linalg.solve.shape": lambda xp, a: xp.linalg.solve(a, a).shape,
+    "linalg.tensorinv.shape": lambda xp, a: xp.linalg.tensorinv(a, ind=1).shape,
+    # reductions and statistics
+    **{f"np.{n}": (lambda n: lambda xp, a: getattr(xp, n)(a, axis=-1))(n)
+       for n in ("amax", "amin", "argmax", "argmin", "average", "count_nonzero", "median", "nanmedian", "nanprod",
+                 "nanmin", "nanmax", "nanargmin", "nanargmax", "nanstd", "nanvar", "nanmean", "nansum", "nancumsum",
+                 "nancumprod", "ptp", "prod", "std", "var", "cumprod", "cumulative_prod", "diff", "trapezoid",
+                 "unwrap", "sort_complex" if False else "sort", "argsort", "partition" if False else "flip",
+                 "unstack", "nonzero" if False else "any", "gradient")},
+    "np.percentile": lambda xp, a: xp.percentile(a, [10, 50], axis=0),
+    "np.quantile": lambda xp, a: xp.quantile(a, 0.3),
+    "np.nanpercentile": lambda xp, a: xp.nanpercentile(a, 40),
+    "np.nanquantile": lambda xp, a: xp.nanquantile(a, [0.25, 1.0], axis=-1),
+    "np.partition": lambda xp, a: xp.sort(xp.partition(a, 0, axis=None)),
+    "np.argpartition": lambda xp, a: xp.take_along_axis(a, xp.argpartition(a, -1), -1)[..., -1:],
+    "np.sort_complex": lambda xp, a: xp.sort_complex(a),
+    "np.lexsort": lambda xp, a: xp.lexsort(a),
+    "np.searchsorted": lambda xp, a: xp.searchsorted(xp.sort(a.ravel()), a),
+    # manipulation
+    "np.array_split": lambda xp, a: xp.array_split(a, 2),
+    "np.split": lambda xp, a: xp.split(a, [1, 3], axis=-1),
+    "np.hsplit": lambda xp, a: xp.hsplit(a, 1),
+    "np.vsplit": lambda xp, a: xp.vsplit(a, 1),
+    "np.dsplit": lambda xp, a: xp.dsplit(a, 1),
+    "np.fliplr": lambda xp, a: xp.fliplr(a),
+    "np.flipud": lambda xp, a: xp.flipud(a),
+    "np.moveaxis": lambda xp, a: xp.moveaxis(a, 0, -1),
+    "np.rollaxis": lambda xp, a: xp.rollaxis(a, -1),
+    "np.swapaxes": lambda xp, a: xp.swapaxes(a, 0, -1),
+    "np.broadcast_to": lambda xp, a: xp.broadcast_to(a, (2,) + a.shape),
+    "np.broadcast_arrays": lambda xp, a: xp.broadcast_arrays(a, a[..., :1]),
+    "np.trim_zeros": lambda xp, a: xp.trim_zeros(a),
+    "np.block": lambda xp, a: xp.block([a, a]),
+    "np.concat": lambda xp, a: xp.concat([a, a], axis=None),
+    "np.delete": lambda xp, a: xp.delete(a, [0, -1]),
+    "np.resize": lambda xp, a: xp.resize(a, (3, 2)),
+    "np.tile": lambda xp, a: xp.tile(a, (2, 1)),
+    "np.meshgrid": lambda xp, a: xp.meshgrid(a, a[..., ::-1]),
+    "np.atleast_3d": lambda xp, a: xp.atleast_3d(a),
+    "np.put_along_axis": lambda xp, a: xp.put_along_axis(a, xp.zeros_like(a, dtype=int), a, -1),
+    # sets
+    "np.unique_values": lambda xp, a: xp.sort(xp.unique_values(a)),  # NumPy's order is its hash table's
+    **{f"np.{n}": (lambda n: lambda xp, a: getattr(xp, n)(a))(n)
+       for n in ("unique_counts", "unique_inverse", "unique_all")},
+    **{f"np.{n}": (lambda n: lambda xp, a: getattr(xp, n)(a, a[..., ::2]))(n)
+       for n in ("intersect1d", "union1d", "setdiff1d", "setxor1d", "isin")},
+    # the rest
+    **{f"np.{n}": (lambda n: lambda xp, a: getattr(xp, n)(a))(n)
+       for n in ("nan_to_num", "real_if_close", "sinc", "i0", "flatnonzero", "argwhere", "ravel", "diag", "diagflat",
+                 "bincount", "vander", "packbits", "unpackbits", "poly", "roots", "polyder", "polyint",
+                 "count_nonzero", "atleast_1d", "atleast_2d", "ascontiguousarray", "copy", "zeros_like",
+                 "empty_like" if False else "ones_like", "column_stack" if False else "dstack", "prod", "any",
+                 "cumprod", "nansum", "std", "nanvar", "permute_dims", "around", "ediff1d", "tril_indices_from",
+                 "triu_indices_from", "histogram_bin_edges", "histogramdd" if False else "sum")},
+    **{f"np.{n}": (lambda n: lambda xp, a: getattr(xp, n)(a, a))(n)
+       for n in ("allclose", "isclose", "array_equal", "array_equiv", "convolve", "correlate", "kron", "inner",
+                 "polyadd", "polysub", "polymul", "polyval", "extract", "interp" if False else "column_stack")},
+    "np.polydiv": lambda xp, a: xp.polydiv(a, a[..., :1] + 1),
+    "np.interp": lambda xp, a: xp.interp(a, xp.sort(a.ravel()), a.ravel()),
+    "np.histogram2d": lambda xp, a: xp.histogram2d(a, a, bins=2),
+    "np.histogramdd": lambda xp, a: xp.histogramdd(a, bins=2),
+    "np.piecewise": lambda xp, a: xp.piecewise(a, [a > 0], [lambda x: x * 2, 7]),
+    "np.apply_along_axis": lambda xp, a: xp.apply_along_axis(lambda r: r[::-1], -1, a),
+    "np.apply_over_axes": lambda xp, a: xp.apply_over_axes(xp.sum, a, [0]),
+    "np.astype": lambda xp, a: xp.astype(a, xp.float32),
+    "np.can_cast": lambda xp, a: xp.can_cast(a.dtype, xp.int16),
+    "np.result_type": lambda xp, a: xp.result_type(a, 1.5),
+    "np.min_scalar_type": lambda xp, a: xp.min_scalar_type(a),
+    "np.ix_": lambda xp, a: xp.ix_(a),
+    "np.matvec": lambda xp, a: xp.matvec(a, a),
+    "np.vecmat": lambda xp, a: xp.vecmat(a, a),
+    "np.vecdot": lambda xp, a: xp.vecdot(a, a),
+    "np.matmul": lambda xp, a: xp.matmul(a, a),
+}
+# Odd inputs where NumPy's outcome is an accident of its implementation, not matched (yet): the order of its
+# checks for bool/0-D/empty order statistics (nan*: an empty slice returns nan whatever q's shape), the unpacking
+# errors of histogram2d/histogramdd on 0-D and 2-D-empty samples, tensorinv's TypeError on 0-D, polydiv of 2-D.
+KNOWN = {
+    **dict.fromkeys(["np.percentile", "np.quantile", "np.nanpercentile", "np.nanquantile"],
+                    lambda a: a.dtype == bool or a.size == 0 or a.ndim == 0),
+    "np.histogram2d": lambda a: a.ndim != 1, "np.histogramdd": lambda a: a.size == 0,
+    "linalg.tensorinv.shape": lambda a: a.ndim == 0, "np.polydiv": lambda a: a.ndim > 1,
+}
+REFUSED = {"np.searchsorted": "c", "np.histogram_bin_edges": "c", "np.histogram2d": "c", "np.histogramdd": "c"}
+TOLERANT = ("linalg.", "np.polyval", "np.poly", "np.roots", "np.polydiv", "np.polymul", "np.convolve",
+            "np.correlate", "np.std", "np.var", "np.nanstd", "np.nanvar", "np.gradient", "np.average", "np.kron",
+            "np.inner", "np.matvec", "np.vecmat", "np.vecdot", "np.matmul", "np.sinc", "np.i0", "np.unwrap",
+            "np.trapezoid", "np.prod", "np.nanprod", "np.cumprod", "np.cumulative_prod", "np.nancumprod", "fft.")
+
+
+@pytest.mark.parametrize("name", sorted(SWEEP))
+@settings(max_examples=8)
+@given(a=arrays(dtype=dtypes(ALL), shape=shapes(max_dims=3, max_side=3), finite=True))
+def test_sweep_odd_inputs(name, a):
+    if name in KNOWN and KNOWN[name](a):
+        return
+    tol = {"rtol": 1e-4, "atol": 1e-4} if name.startswith(TOLERANT) else {}
+    if a.dtype.kind in REFUSED.get(name, ""):  # unsupported by design: the compiler falls back to NumPy
+        with pytest.raises(UnsupportedFeature):
+            SWEEP[name](shim, shim.asarray(a))
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert_matches(SWEEP[name], a, **tol)
+
+
+# ------------------------------------------------------------------------------ cases the sweep found
+
+
+@pytest.mark.parametrize("name", ["fft", "ifft", "rfft", "ihfft", "fftn", "ifftn", "rfftn", "irfftn", "fft2", "ifft2"])
+@pytest.mark.parametrize("norm", [None, "ortho", "forward"])
+def test_fft_of_float16_scales_in_float16(name, norm):
+    """NumPy rounds the normalization factor of float16 input to float16 (1/3 -> 0.33325...)."""
+    a = numpy.linspace(-2, 3, 15).astype(numpy.float16).reshape(5, 3)
+    assert_matches(lambda xp, a: getattr(xp.fft, name)(a, norm=norm), a, rtol=2e-6, atol=2e-6)
+
+
+@pytest.mark.parametrize("call", [
+    lambda xp: xp.vecdot(xp.ones(3), xp.ones(1)), lambda xp: xp.vecdot(xp.ones(3), 2.0),
+    lambda xp: xp.matvec(xp.ones((2, 3)), xp.ones(1)), lambda xp: xp.matvec(xp.ones(3), xp.ones(3)),
+    lambda xp: xp.vecmat(xp.ones(2), xp.ones((1, 3))), lambda xp: xp.vecmat(xp.ones(2), xp.ones(2)),
+    lambda xp: xp.matvec(xp.zeros((0, 2, 0)), xp.zeros((0, 2, 0))), lambda xp: xp.vecdot(xp.ones((2, 3)), xp.ones(3)),
+    lambda xp: xp.take_along_axis(xp.asarray(1.0), xp.asarray([0]), -1),
+    lambda xp: xp.take_along_axis(xp.ones(2), xp.asarray([0.5]), 1),
+    lambda xp: xp.polyval(3.0, 2.0), lambda xp: xp.polyder(xp.asarray(3.0)), lambda xp: xp.polyint(xp.ones((2, 2))),
+    lambda xp: xp.poly(xp.asarray(2.0)), lambda xp: xp.roots(xp.asarray(2.0)), lambda xp: xp.linalg.pinv(xp.ones(0)),
+])
+def test_bad_input_found_by_the_sweep(call):
+    assert_matches(call)
+
+
+def test_scatter_of_an_array_into_itself():
+    def put(xp, a):
+        xp.put_along_axis(a, xp.zeros_like(a, dtype=int), a, -1)
+        a[[0]] = a
+        return a
+    assert_matches(put, numpy.array([2.5]))
