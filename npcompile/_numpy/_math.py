@@ -120,9 +120,17 @@ def round(a, decimals=0, out=None):
         return U.positive(x, out=out)
     if decimals == 0:
         return U.rint(x, out=out)  # booleans too: NumPy's float16 loop
-    if t.dtype == torch.bool:
-        raise _np._core._exceptions._UFuncOutputCastingError(
-            U.multiply._np, "same_kind", _np.dtype(float), _np.dtype(bool), 0)
+    if t.dtype == torch.bool:  # NumPy's float path: multiplies by 10**decimals into a bool result, or into out
+        target = _dtypes.bool_ if out is None else out.dtype
+        if not _np.can_cast(_dtypes.float64, target, "same_kind"):
+            raise _np._core._exceptions._UFuncOutputCastingError(U.multiply._np, "same_kind", _dtypes.float64,
+                                                                 target, 0)
+        t = t.to(torch.float64)
+    if out is not None and decimals < 0 and not _is_inexact(t) and not _np.can_cast(_dtypes.float64, out.dtype,
+                                                                                      "same_kind"):
+        # NumPy divides integers by 10**-decimals into ``out`` itself
+        raise _np._core._exceptions._UFuncOutputCastingError(U.divide._np, "same_kind", _dtypes.float64,
+                                                             out.dtype, 0)
     r = _round_tensor(t, decimals)
     return wrap(r) if out is None else copy_to_out(r, out, "same_kind", U.multiply)
 
@@ -1027,6 +1035,7 @@ _POLES = {  # where an infinite result from finite operands is a division by zer
     "power": lambda a, b: (a == 0) & (b < 0), "float_power": lambda a, b: (a == 0) & (b < 0),
 }
 _INT_DIVISIONS = {"floor_divide", "remainder", "divmod", "fmod"}
+_SIGNED = (torch.int8, torch.int16, torch.int32, torch.int64)
 _original_kernels: dict = {}
 
 
@@ -1101,9 +1110,13 @@ def _check_result(name, ops, r):
     tensors = [o if isinstance(o, torch.Tensor) else torch.tensor(o) for o in ops]
     first = r[0] if isinstance(r, tuple) else r
     if not first.is_floating_point():
-        if name in _INT_DIVISIONS and len(tensors) == 2 and not _is_inexact(tensors[1]) \
-                and builtins.bool((tensors[1] == 0).any()):
-            _report("divide", name)
+        if name in _INT_DIVISIONS and len(tensors) == 2 and not _is_inexact(tensors[1]):
+            a, b = tensors
+            if builtins.bool((b == 0).any()):
+                _report("divide", name)
+            if name in ("floor_divide", "divmod") and a.dtype in _SIGNED and builtins.bool(
+                    ((a == torch.iinfo(a.dtype).min) & (b == -1)).any()):  # the one quotient out of range
+                _report("over", name)
         return
     real_in = [t for t in tensors if t.is_floating_point() or not t.is_complex()]
     if len(real_in) != len(tensors):

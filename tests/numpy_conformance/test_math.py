@@ -110,6 +110,16 @@ def test_round_details():
     assert shim.asarray(halves).round(1).tolist() == numpy.round(halves, 1).tolist()
 
 
+@pytest.mark.parametrize("dt", ["int8", "uint16", "uint64", "bool", "float16"])
+@pytest.mark.parametrize("out_dt", ["int8", "uint64", "float64", "float16", "bool", None])
+def test_round_into_out(dt, out_dt):
+    """Integers with negative decimals and booleans go through NumPy's float path into ``out`` (a casting error
+    where ``out`` cannot hold a float)."""
+    a = numpy.array([15, 250, 7, 0]).astype(dt)
+    for d in (-3, -1, 0, 1):
+        assert_matches(lambda xp, a: xp.round(a, d, out=None if out_dt is None else xp.zeros(4, out_dt)), a)
+
+
 @given(finite(dtypes(REAL)))
 def test_fix(a):
     assert_matches(lambda xp, a: xp.fix(a), a)
@@ -411,6 +421,23 @@ def test_errstate_raise_detection():
             shim.multiply(shim.array([1e300]), 1e300)
         shim.multiply(shim.array([numpy.inf]), 2.0)
     assert shim.divide(one, zero).tolist()[0] == numpy.inf  # default: no checks
+
+
+@pytest.mark.parametrize("dt", ["int8", "int64", "uint16", "uint64"])
+@pytest.mark.parametrize("name", ["floor_divide", "divmod", "remainder", "fmod"])
+def test_errstate_integer_division(dt, name):
+    """Integer divisions report divide by zero, and floor_divide/divmod the one overflowing quotient min // -1."""
+    info = numpy.iinfo(dt)
+    a = numpy.array([info.min, info.max, 7], dt)
+    b = numpy.array([-1 if info.min else 1, 0, 2]).astype(dt)
+    for kind in ("divide", "over"):
+        assert_matches(lambda xp, a, b: _under_errstate(xp, kind, lambda: getattr(xp, name)(a, b)), a, b)
+        assert_matches(lambda xp, a, b: _under_errstate(xp, kind, lambda: getattr(xp, name)(a[::2], b[::2])), a, b)
+
+
+def _under_errstate(xp, kind, f):
+    with xp.errstate(**{kind: "raise"}):
+        return f()
 
 
 def test_errstate_call_and_decorator():
