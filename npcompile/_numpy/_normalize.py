@@ -60,6 +60,8 @@ def _scalar_tensor(x) -> torch.Tensor:
 def _holds_tensor(s) -> bool:
     """Whether a nested list/tuple holds any of our arrays or torch tensors."""
     for e in s:
+        if type(e) is builtins.float or type(e) is builtins.int:  # the common content, skipped quickly
+            continue  # (isinstance against torch.Tensor is slow: 4.8us -> 0.5us on 16 floats)
         if isinstance(e, (ndarray, torch.Tensor)):
             return True
         if isinstance(e, (list, tuple)) and _holds_tensor(e):
