@@ -35,11 +35,11 @@ def _from_numpy(x: _np.ndarray) -> torch.Tensor:
         raise UnsupportedFeature(f"ndarray subclass {type(x).__name__}")
     if d.char == "Q":  # NumPy's uint64 for Python ints >= 2**63 is 'Q', a type torch.from_numpy refuses; same bits
         x = x.view(_np.uint64)
-    if any(s < 0 for s in x.strides) or not x.flags.writeable:
-        x = x.copy()  # torch has no negative strides and no read-only tensors
+    if not x.flags.writeable:
+        x = x.copy()  # torch has no read-only tensors
     try:
         return torch.from_numpy(x)
-    except (TypeError, ValueError):  # misaligned or otherwise unusual memory
+    except (TypeError, ValueError):  # negative strides, misaligned or otherwise unusual memory
         return torch.from_numpy(x.copy())
 
 
