@@ -122,7 +122,8 @@ _INT_INDEX = ("linear", "averaged_inverted_cdf", "interpolated_inverted_cdf", "w
 
 
 def _positions(method, n, q):
-    """(lower index, upper index, weight of the upper) for each q, as float64 tensors; ``n`` per slice."""
+    """(lower index, upper index, weight of the upper) for each q, computed in q's float dtype as NumPy's virtual
+    indices are; ``n`` per slice."""
     if method in _CONTINUOUS:
         alpha, beta = _CONTINUOUS[method]
         v = (n - 1) * q if method == "linear" else n * q + (alpha + q * (1 - alpha - beta)) - 1  # NumPy's roundings
@@ -140,10 +141,14 @@ def _positions(method, n, q):
     if method == "inverted_cdf":
         i = torch.clamp(torch.ceil(nq) - 1, min=0)
         return i, i, torch.zeros_like(i)
-    if method == "averaged_inverted_cdf":  # the mean of both neighbours where n*q falls on an observation
-        lo = torch.clamp(torch.ceil(nq) - 1, min=0)
-        on = (nq == torch.floor(nq)) & (nq > 0) & (nq < n)
-        return lo, torch.where(on, torch.minimum(lo + 1, n - 1), lo), torch.where(on, 0.5, 0.0)
+    if method == "averaged_inverted_cdf":  # NumPy's: index n*q - 1, weight 1 (the upper), 0.5 on an observation
+        v = nq - 1
+        lo = torch.floor(v)
+        below, above = v < 0, v >= n - 1
+        end = torch.where(above, n - 1, 0)
+        inside = ~(below | above)
+        return torch.where(inside, lo, end), torch.where(inside, lo + 1, end), torch.where(inside & (v == lo), 0.5,
+                                                                                           1.0)
     # closest_observation: the observation nearest to n*q - 1/2, ties to the even (1-based) rank
     j = torch.floor(nq - 0.5)
     i = torch.where((nq - 0.5 == j) & (torch.remainder(j, 2) == 0), j, j + 1) - 1
@@ -157,20 +162,20 @@ def _lerp(a, b, g, d):
 
 
 def _quantile_dtype(in_dt, q, qt, method, scale):
-    """(result dtype, whether NumPy interpolates), as NumPy derives them: the observations' dtype where it picks
-    one (the discontinuous methods; 'linear' at an integer virtual index), else the input promoted with the
-    interpolation weight, whose dtype is the virtual index's (a weak Python float when ``q`` was a Python int or
-    float).  Percentiles divide ``q`` by 100 first, so their index is never an integer."""
-    if method in _DISCONTINUOUS:
-        return in_dt, False
+    """(result dtype, whether NumPy interpolates, the torch dtype of its index arithmetic), as NumPy derives
+    them: the observations' dtype where it picks one (the discontinuous methods; 'linear' at an integer virtual
+    index), else the input promoted with the interpolation weight, whose dtype is the virtual index's (a weak
+    Python float when ``q`` was a Python int or float).  Percentiles divide ``q`` by 100 first, so their index is
+    never an integer; integer indices are exact in float64."""
     qd = _dtypes.from_torch(qt.dtype)
     if scale != 1:
         qd = _dtypes.result_type(qd, 1.0)
     index = _dtypes.result_type(qd, 1) if method in _INT_INDEX else _dtypes.result_type(qd, 1, 1.0)
-    if method == "linear" and index.kind != "f":
-        return in_dt, False
+    arith = _dtypes.to_torch(qd) if qd.kind == "f" else torch.float64
+    if method in _DISCONTINUOUS or method == "linear" and index.kind != "f":
+        return in_dt, False, arith
     weight = 0.5 if type(q) in (builtins.int, builtins.float) else index
-    return _dtypes.result_type(in_dt, weight), True
+    return _dtypes.result_type(in_dt, weight), True, arith
 
 
 def _check_q(qt, scale, what):
@@ -188,8 +193,8 @@ def _quantile(a, q, axis, out, method, keepdims, weights, nan, scale=1):
         raise TypeError("a must be an array of real numbers")
     qt = as_tensor(q)
     _check_q(qt, scale, "Quantiles" if scale == 1 else "Percentiles")
-    res, lerp = _quantile_dtype(_dtypes.from_torch(t.dtype), q, qt, method, scale)
-    qf = qt.to(torch.float64).reshape(-1) / scale
+    res, lerp, arith = _quantile_dtype(_dtypes.from_torch(t.dtype), q, qt, method, scale)
+    qf = qt.to(arith).reshape(-1) / scale
     if t.dtype == torch.bool and lerp:
         raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` "
                         "operator, or the logical_xor function instead.")
@@ -213,14 +218,18 @@ def _gather_quantiles(s, qf, method, nan, in_dtype, res, lerp):
         return torch.full(s.shape[:-1] + (qf.numel(),), torch.nan, dtype=dt, device=s.device)
     inexact = s.is_floating_point()
     if nan and inexact:
-        cnt = (~torch.isnan(s)).sum(-1, keepdim=True).to(torch.float64)
+        cnt = (~torch.isnan(s)).sum(-1, keepdim=True).to(qf.dtype)
         _warn_all_nan(cnt)
     else:
-        cnt = torch.tensor(float(n), dtype=torch.float64, device=s.device)
+        cnt = torch.tensor(float(n), dtype=qf.dtype, device=s.device)
     lo, hi, g = _positions(method, torch.clamp(cnt, min=1), qf.to(s.device))
     shape = s.shape[:-1] + (qf.numel(),)
     lo, hi, g = (x.expand(shape) for x in (lo, hi, g))
-    a, b = torch.gather(s, -1, lo.long()), torch.gather(s, -1, hi.long())
+    # float16 q rounds the index arithmetic of more than 2048 values past the end, NumPy's too: NumPy's partition
+    # refuses such an index, its interpolating methods clip it (as the clamp does)
+    if method in _DISCONTINUOUS and _eager(hi) and hi.numel() and hi.max().item() > n - 1:  # data check
+        raise ValueError(f"kth(={int(hi.max().item())}) out of bounds ({n})")
+    a, b = (torch.gather(s, -1, i.long().clamp(0, n - 1)) for i in (lo, hi))
     if not (lerp and res.is_floating_point):
         r = _values(a, in_dtype)
     else:  # NumPy subtracts in the input dtype (integers wrap around), then interpolates in the result's
@@ -251,7 +260,7 @@ def _weighted_inverted_cdf(t, qf, axis, weights, nan):
     order = torch.sort(_sortable(x), dim=-1, stable=True).indices
     xs, ws = torch.gather(_dtypes.movable(x), -1, order), torch.gather(wf, -1, order)
     cw = torch.cumsum(ws, -1)
-    cdf = cw / cw[..., -1:]
+    cdf = (cw / cw[..., -1:]).to(qf.dtype)  # compared with q in q's float dtype, as NumPy does
     target = qf.to(x.device).expand(cdf.shape[:-1] + (qf.numel(),)).contiguous()
     i = torch.searchsorted(torch.where(ws > 0, cdf, -1.0).cummax(-1).values.contiguous(), target)
     i = torch.where(target <= 0, torch.argmax((ws > 0).to(torch.int8), -1, keepdim=True), i)

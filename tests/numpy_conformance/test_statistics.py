@@ -85,6 +85,19 @@ def test_quantile_result_dtypes(dt, method, k, nan):
     assert_matches(lambda xp, a: getattr(xp, pre + "percentile")(a, q * 100 if k != 2 else q, method=method), a)
 
 
+@pytest.mark.parametrize("method", METHODS)
+def test_quantile_index_arithmetic_in_the_q_dtype(method):
+    """NumPy computes virtual indices in q's float type and interpolates its own way (inf * 0 is NaN): float16
+    and float32 q on infinite data, float16 q over 3000 values (indices past the end: NumPy's ValueError or
+    clip)."""
+    a = numpy.array([65504, -65504, numpy.inf, -numpy.inf, 1, 3.5], numpy.float16)
+    for q in (0.3, numpy.array(0.7, numpy.float16), numpy.array([0.7001, 0.123], numpy.float32)):
+        assert_matches(lambda xp, a: xp.quantile(a, q, method=method), a)
+        assert_matches(lambda xp, a: xp.nanpercentile(a, numpy.multiply(q, 100), method=method), a)
+    b = numpy.arange(3000.0) % 17
+    assert_matches(lambda xp, b: xp.quantile(b, numpy.linspace(0, 1, 7).astype(numpy.float16), method=method), b)
+
+
 def test_quantile_errors_and_dtypes():
     a = numpy.arange(6.0).reshape(2, 3)
     assert_matches(lambda xp, a: xp.quantile(a, 1.5), a)
