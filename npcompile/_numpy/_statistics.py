@@ -658,7 +658,8 @@ def _direction(bf):
     if bf.numel() < 2:
         return torch.tensor(True), torch.tensor(False)
     differs = bf[1:] != bf[0]
-    rising = ~differs.any() | (bf[0] < bf[1:][torch.argmax(differs.to(torch.uint8))])
+    first = differs & (torch.cumsum(differs.to(torch.int64), 0) == 1)
+    rising = ~differs.any() | (first & (bf[0] < bf[1:])).any()
     return rising & ~(bf[:-1] > bf[1:]).any(), ~rising & ~(bf[:-1] < bf[1:]).any()
 
 

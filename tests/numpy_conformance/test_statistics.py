@@ -4,6 +4,7 @@ import numpy
 import pytest
 from hypothesis import given, strategies as st
 
+import npcompile
 import npcompile._numpy as shim
 from tests.numpy_conformance.harness import assert_matches
 from tests.numpy_conformance.strategies import ALL, BOOL, FLOAT, INTEGER, REAL, arrays, axes, dtypes, near_ends, shapes
@@ -182,6 +183,17 @@ def test_histogram_estimators_round_as_numpy(dt, vals):
     for est in HIST_BINS[3:]:
         assert_matches(lambda xp, a: xp.histogram(a, bins=est), a)
         assert_matches(lambda xp, a: xp.histogram_bin_edges(a, bins=est, range=(0, 10)), a)
+
+
+def test_wide_unsigned_statistics_trace_as_one_graph():
+    """Order keys and bit views are plain torch ops: uint64 quantiles, histograms and digitize compile whole."""
+    def f(a):
+        return (numpy.quantile(a, [0.25, 0.5], axis=1), numpy.percentile(a, 40, method="lower"),
+                numpy.histogram(a, bins=3, range=(0, 2.0**64))[0], numpy.digitize(a[0], numpy.sort(a[1])))
+
+    a = numpy.array([[2**64 - 1, 3, 7], [0, 2**63 + 5, 9], [1, 1, 2]], dtype=numpy.uint64)
+    for got, exp in zip(npcompile.compile(f, backend="aot_eager", fullgraph=True)(a), f(a)):
+        numpy.testing.assert_array_equal(got, exp, strict=True)
 
 
 def test_histogram_of_bools():
