@@ -43,6 +43,7 @@ import numpy as _np
 import torch
 
 from . import config
+from ._errors import numpy_error
 from . import fallback as _fallback
 from .tracing import _devices
 from .tracing import _dynamo_patch as _patch
@@ -114,8 +115,9 @@ def _pack(x, args, kwargs):
         # literals only: constants in code cost Dynamo no guards
         d = x.dtype
         k = d.kind
+        # (traced, the array is a tensor: no negative strides, and Dynamo cannot read symbolic strides)
         if ((k in "biu" or (k == "f" and d.itemsize <= 8) or (k == "c" and d.itemsize <= 16)) and d.isnative
-                and all(s >= 0 for s in x.strides)):
+                and (torch.compiler.is_compiling() or all(s >= 0 for s in x.strides))):
             return torch.from_numpy(x)
         return x
     if isinstance(x, torch.Tensor):
@@ -315,7 +317,22 @@ class _Backend:
         if rec is not None:
             rec.graphs.append(gm)
         self.owner._graph_count += 1
-        return self.backend(gm, example_inputs)
+        return _numpy_errors(self.backend(gm, example_inputs))
+
+
+def _numpy_errors(compiled):
+    """The compiled graph raising NumPy's exception for a failed traced check (see ``_errors.numpy_error``)."""
+
+    def run(*args):
+        try:
+            return compiled(*args)
+        except RuntimeError as e:
+            err = numpy_error(e)
+            if err is None:
+                raise
+            raise err from None
+
+    return run
 
 
 class _LogCatcher(logging.Handler):

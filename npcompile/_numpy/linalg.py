@@ -6,7 +6,9 @@ refused with NumPy's TypeError.  Errors are NumPy's own ``LinAlgError`` class, a
 named tuples, so user code catching or unpacking them works unchanged.
 
 Where NumPy's LAPACK call fails on the *values* (a singular matrix, SVD non-convergence) the check needs the
-data: it runs eagerly only (``_fail_if``); traced code gets torch's result (inf/NaN) instead.
+data (``_fail_if``): eagerly it raises at once; traced on the CPU it becomes an assertion in the compiled code,
+raised as NumPy's LinAlgError where the graph is called; traced on other devices (where a failed assertion would
+kill the device context) the result is torch's (inf/NaN).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import torch
 from numpy.linalg import LinAlgError
 from numpy.linalg._linalg import EighResult, EigResult, QRResult, SlogdetResult, SVDResult
 
-from .._errors import UnsupportedFeature
+from .._errors import LINALG_TAG, UnsupportedFeature
 from ._trace import is_tracing as _tracing
 from . import _dtypes
 from . import _ufuncs as U
@@ -83,9 +85,12 @@ def _two_d(*tensors):
 
 
 def _fail_if(bad: torch.Tensor, message: str):
-    """Raise LinAlgError where NumPy's LAPACK call reports failure on these values (data-dependent: eager only)."""
-    if not _tracing(bad) and bool(bad.any()):
-        raise LinAlgError(message)
+    """Raise LinAlgError where NumPy's LAPACK call reports failure on these values (see the module docstring)."""
+    if not _tracing(bad):
+        if bool(bad.any()):
+            raise LinAlgError(message)
+    elif bad.device.type == "cpu":
+        torch._assert_async(~bad.any(), LINALG_TAG + message)
 
 
 def _values_decide(t, what):

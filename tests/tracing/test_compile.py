@@ -323,6 +323,14 @@ def test_fullgraph_raises_at_first_break():
     assert same(C.compile(k3, backend="eager", fullgraph=True)(np.ones(3), np.ones(3)), k3(np.ones(3), np.ones(3)))
 
 
+def test_fullgraph_recompiles_dynamic_on_a_new_shape():
+    # the second shape compiles with symbolic sizes: returning a computed array must not read its strides
+    f = C.compile(lambda a: np.sin(a) * 2, backend="eager", fullgraph=True)
+    for shape in ((3, 3), (4, 2, 2), (5, 3, 2)):
+        x = np.linspace(0, 1, np.prod(shape)).reshape(shape)
+        assert same(f(x), np.sin(x) * 2)
+
+
 def test_trace_numpy_false_runs_numpy_eagerly():
     rec = RecordingBackend()
     old = config.trace_numpy
