@@ -4,7 +4,8 @@ forms, histogram/histogram2d/histogramdd/histogram_bin_edges, bincount, digitize
 Quantiles sort the reduced axes (flattened last) and gather at NumPy's virtual indices (Hyndman & Fan); the
 NaN-ignoring forms use a per-slice count, so both run as torch ops without looking at values.  Histograms count
 with ``searchsorted`` + ``scatter_add`` over static bin counts; only data-driven bin numbers (string estimators,
-range from the data) read values back to Python.
+range from the data) read values back to Python.  Torch cannot compare uint16/32/64: sorts, extents and bin
+searches run on ``_sorting``'s order keys, and uint64 values travel as their int64 bit patterns.
 """
 
 from __future__ import annotations
@@ -354,6 +355,7 @@ def _unsigned_subtract(hi, lo):
 # through NumPy functions strong), so widths round as NumPy's do (float16 data: float16 widths, std overflowing).
 
 def _ptp(a):
+    """max - min in the data's dtype (unsigned for signed integers)."""
     return _unsigned_subtract(amax(a), amin(a))
 
 
@@ -379,8 +381,9 @@ def _stone(a, r):
         p = _count(a.tensor, _linspace(r[0], r[1], nbins + 1, r[2], r[2]), None, r[:2]).to(torch.float64) / n
         return (2 - (n + 1) * torch.dot(p, p).item()) / builtins.float(ptp / nbins)
 
-    best = builtins.min(builtins.range(1, builtins.max(100, int(math.sqrt(n))) + 1), key=risk)
-    if best == builtins.max(100, int(math.sqrt(n))):
+    upper = builtins.max(100, int(math.sqrt(n)))
+    best = builtins.min(builtins.range(1, upper + 1), key=risk)
+    if best == upper:
         warnings.warn("The number of bins estimated may be suboptimal.", RuntimeWarning, stacklevel=4)
     return ptp / best
 
@@ -435,8 +438,8 @@ def _bin_edges(x, bins, range, weights):
             if width:
                 if not (x.is_floating_point() or x.is_complex()) and width < 1:
                     width = 1  # integer data: bins at least one unit wide
-                nbins = int(math.ceil(builtins.float(_unsigned_subtract(*_held_ends(x, first, last, range)[::-1])
-                                                     / width)))
+                lo, hi = _held_ends(x, first, last, range)
+                nbins = int(math.ceil(builtins.float(_unsigned_subtract(hi, lo) / width)))
         return _uniform_edges(x, first, last, comp, nbins), (first, last)
     b = as_tensor(bins)
     if b.ndim == 0:
