@@ -549,7 +549,10 @@ def unstack(x, /, *, axis=0):
 
 def tile(A, reps):
     """``numpy.tile``: ``A`` (lifted to ``len(reps)`` dims) repeated ``reps`` times along each axis."""
-    reps = tuple(operator.index(r) for r in reps) if hasattr(reps, "__len__") else (operator.index(reps),)
+    try:
+        reps = tuple(operator.index(r) for r in reps)
+    except TypeError:  # not a sequence (a scalar, a 0-D array), as NumPy's ``tuple(reps)`` test
+        reps = (operator.index(reps),)
     if any(r < 0 for r in reps):
         raise ValueError("negative dimensions are not allowed")
     t = as_tensor(A)

@@ -386,7 +386,7 @@ def ediff1d(ary, to_end=None, to_begin=None):
 def trapezoid(y, x=None, dx=1.0, axis=-1):
     """Integral of ``y`` by the trapezoidal rule along ``axis``: sum of ``d * (y[1:] + y[:-1]) / 2``."""
     yt = as_tensor(y)
-    axis = normalize_axis_index(axis, yt.ndim)
+    ax = normalize_axis_index(axis, yt.ndim)
     if x is None:
         d = dx
     else:
@@ -394,13 +394,13 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
         if xt.ndim == 1:
             d = diff(xt)
             shape = [1] * yt.ndim
-            shape[axis] = d.shape[0]
+            shape[ax] = d.shape[0]
             d = wrap(d.tensor.reshape(shape))
         else:
             d = diff(xt, axis=axis)
-    hi, lo = wrap(_along(yt, axis, 1)), wrap(_along(yt, axis, None, -1))
+    hi, lo = wrap(_along(yt, ax, 1)), wrap(_along(yt, ax, None, -1))
     terms = U.multiply(d, U.add(hi, lo)) / 2.0  # always inexact: add.reduce keeps the dtype
-    return wrap(terms.tensor.sum(axis))
+    return wrap(terms.tensor.sum(axis))  # NumPy's axis as given: a 2-D ``x`` may broadcast the terms up
 
 
 def unwrap(p, discont=None, axis=-1, *, period=2 * math.pi):
@@ -533,7 +533,11 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
         a = wrap(a.tensor.clone())
     t = a.tensor
     for part in ((t.real, t.imag) if t.is_complex() else (t,) if t.is_floating_point() else ()):
-        part.copy_(_finite(part, nan, posinf, neginf))
+        r = _finite(part, nan, posinf, neginf)
+        if r.shape != part.shape:  # replacement arrays broadcast into x, never x into them
+            raise ValueError(f"could not broadcast input array from shape {tuple(r.shape)} into shape "
+                             f"{tuple(part.shape)}")
+        part.copy_(r)
     return a
 
 

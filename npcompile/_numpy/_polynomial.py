@@ -228,6 +228,8 @@ def polydiv(u, v):
     r = ua.tensor.to(dt).clone()
     for k in range(m - n + 1):
         d = scale * r[k]
+        if d.ndim:  # coefficients of more than one dimension, failing where NumPy's do
+            raise ValueError("setting an array element with a sequence.")
         q[k] = d
         r[k:k + n + 1] -= d * vt
     while r.shape[0] > 1 and builtins.bool(torch.isclose(r[0], torch.zeros((), dtype=dt), rtol=1e-14, atol=1e-8)):

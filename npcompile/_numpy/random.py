@@ -343,7 +343,8 @@ class _Sampler:
         return wrap(torch.where(u <= ratio, lo, hi))
 
     def vonmises(self, mu, kappa, size=None):
-        """Best & Fisher's rejection sampler (``_rejection``; P(a proposal is rejected) < 0.35); uniform for tiny ``kappa``, a wrapped normal for huge ``kappa``, as NumPy."""
+        """Best & Fisher's rejection sampler (``_rejection``; P(a proposal is rejected) < 0.35); uniform for tiny
+        ``kappa``, a wrapped normal for huge ``kappa``, as NumPy."""
         mu, kappa = _param(mu), _param(kappa)
         _nonnegative(kappa, "kappa")
         s = _shape(size, mu, kappa)

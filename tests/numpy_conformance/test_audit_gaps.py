@@ -381,8 +381,13 @@ def test_fft_of_float16_scales_in_float16(name, norm):
     lambda xp: xp.take_along_axis(xp.ones(2), xp.asarray([0.5]), 1),
     lambda xp: xp.polyval(3.0, 2.0), lambda xp: xp.polyder(xp.asarray(3.0)), lambda xp: xp.polyint(xp.ones((2, 2))),
     lambda xp: xp.poly(xp.asarray(2.0)), lambda xp: xp.roots(xp.asarray(2.0)), lambda xp: xp.linalg.pinv(xp.ones(0)),
+    lambda xp: xp.polydiv(xp.asarray([1.0, 2, 3]), xp.ones((2, 3))),
+    lambda xp: xp.tile(xp.asarray([1, 2]), xp.asarray(2)),
+    lambda xp: xp.nan_to_num(xp.asarray(1.0), nan=xp.zeros(0)),
+    lambda xp: xp.trapezoid(xp.asarray([1.0, 2, 3]), xp.asarray([[0.0, 1, 2], [0, 2, 4]])),
+    lambda xp: xp.trapezoid(xp.ones((3, 2)), xp.asarray([[0.0, 1], [0, 2], [1, 5]]), axis=0),
 ])
-def test_bad_input_found_by_the_sweep(call):
+def test_cases_found_by_the_sweeps(call):
     assert_matches(call)
 
 
