@@ -671,6 +671,9 @@ def digitize(x, bins, right=False):
     xt, b = as_tensor(x), as_tensor(bins)
     if xt.is_complex():
         raise TypeError("x may not be complex")
+    if b.is_complex():  # NumPy casts the bins to float64 safely
+        raise TypeError(f"Cannot cast array data from dtype('{_dtypes.from_torch(b.dtype)}') to dtype('float64') "
+                        "according to the rule 'safe'")
     if b.ndim != 1:
         raise ValueError("object too deep for desired array" if b.ndim > 1 else "object of too small depth for "
                          "desired array")

@@ -110,11 +110,13 @@ def solve(a: ArrayLike, b: ArrayLike):
     vector = b.ndim == 1
     if vector:
         b = b[:, None]
-    if b.ndim < 2 or b.shape[-2] != a.shape[-1]:
+    if b.ndim < 2:
+        raise ValueError(f"solve: Input operand 1 does not have enough dimensions (has {b.ndim}, gufunc core with "
+                         "signature (m,m),(m,n)->(m,n) requires 2)")
+    if b.shape[-2] != a.shape[-1]:
         sig = "(m,m),(m)->(m)" if vector else "(m,m),(m,n)->(m,n)"
         raise ValueError(f"solve{'1' if vector else ''}: Input operand 1 has a mismatch in its core dimension 0, "
-                         f"with gufunc signature {sig} (size {b.shape[-2] if b.ndim > 1 else b.shape[0]} is "
-                         f"different from {a.shape[-1]})")
+                         f"with gufunc signature {sig} (size {b.shape[-2]} is different from {a.shape[-1]})")
     batch = _broadcast_batch(a, b)
     x, info = torch.linalg.solve_ex(a.expand(batch + a.shape[-2:]), b.expand(batch + b.shape[-2:]))
     _fail_if(info != 0, "Singular matrix")

@@ -386,6 +386,8 @@ def test_fft_of_float16_scales_in_float16(name, norm):
     lambda xp: xp.nan_to_num(xp.asarray(1.0), nan=xp.zeros(0)),
     lambda xp: xp.trapezoid(xp.asarray([1.0, 2, 3]), xp.asarray([[0.0, 1, 2], [0, 2, 4]])),
     lambda xp: xp.trapezoid(xp.ones((3, 2)), xp.asarray([[0.0, 1], [0, 2], [1, 5]]), axis=0),
+    lambda xp: xp.digitize(xp.asarray([1.0, 3.0]), xp.asarray([1 + 0j, 2])), lambda xp: xp.linalg.solve(xp.eye(3), 1.0),
+    lambda xp: xp.linalg.solve(xp.eye(3), xp.ones(2)), lambda xp: xp.linalg.solve(xp.eye(3), xp.ones((2, 2))),
 ])
 def test_cases_found_by_the_sweeps(call):
     assert_matches(call)
