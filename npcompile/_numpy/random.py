@@ -595,7 +595,9 @@ class _Sampler:
         if p is None:
             if replace:
                 return torch.randint(0, builtins.max(n, 1), (count,), generator=self._g(), device=self._device)
-            return torch.randperm(n, generator=self._g(), device=self._device)[:count]
+            if 4 * count > n or _tracing():
+                return torch.randperm(n, generator=self._g(), device=self._device)[:count]
+            return self._distinct_draws(n, count)
         pt = _param(p)
         if not isinstance(pt, torch.Tensor) or pt.ndim != 1:
             raise ValueError("'p' must be 1-dimensional")
@@ -609,6 +611,22 @@ class _Sampler:
         if count == 0:
             return torch.zeros(0, dtype=torch.int64, device=self._device)
         return torch.multinomial(pt.to(self._device), count, replacement=replace, generator=self._g())
+
+    def _distinct_draws(self, n, count):
+        """``count`` distinct integers of [0, n) in random order, for ``count <= n / 4`` (eager): the first
+        occurrences, in draw order, of iid uniform draws are a sample without replacement (each new value is
+        uniform over the unseen ones), at O(count) cost where a permutation of all ``n`` costs O(n)."""
+        draws = torch.empty(0, dtype=torch.int64, device=self._device)
+        while True:  # about 1.15 * count draws suffice when count <= n / 4
+            more = torch.randint(0, n, (count + count // 4 + 16,), generator=self._g(), device=self._device)
+            draws = torch.cat([draws, more])
+            values, inverse = torch.unique(draws, return_inverse=True)
+            if values.numel() >= count:
+                break
+        positions = torch.arange(draws.numel(), device=self._device)
+        first = torch.full(values.shape, draws.numel(), device=self._device).scatter_reduce_(0, inverse, positions,
+                                                                                             "amin")
+        return draws[first.sort().values[:count]]
 
     def _permutation(self, x, axis):
         if isinstance(x, (builtins.int, _np.integer)) or (isinstance(x, ndarray) and x.ndim == 0

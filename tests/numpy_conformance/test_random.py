@@ -167,6 +167,18 @@ def test_per_sample_parameters():
         assert_same_distribution(x[:, col], y[:, col])
 
 
+def test_choice_without_replacement_from_a_large_population():
+    """A few items of many come from deduplicated iid draws: distinct, in range, every position uniform."""
+    g = shim.random.default_rng(6)
+    x = numpy.array([numpy.asarray(g.choice(40, 10, replace=False)) for _ in range(3000)])
+    assert x.dtype == numpy.int64 and all(len(set(row)) == 10 for row in x.tolist())
+    for col in (0, 5, 9):
+        assert_matches_pmf(x[:, col], lambda k: 1 / 40)
+    big = numpy.asarray(g.choice(10**12, 5, replace=False))
+    assert big.shape == (5,) and len(set(big.tolist())) == 5 and big.min() >= 0 and big.max() < 10**12
+    assert_like(lambda g: g.choice(10**9, (2, 3), replace=False), _generator_pair)
+
+
 def test_integers_and_randint_distribution():
     ours = numpy.asarray(shim.random.default_rng(3).integers(-3, 4, size=N))
     assert set(ours.tolist()) == set(range(-3, 4))
