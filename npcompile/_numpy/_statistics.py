@@ -678,7 +678,7 @@ def digitize(x, bins, right=False):
         raise ValueError("object too deep for desired array" if b.ndim > 1 else "object of too small depth for "
                          "desired array")
     common = _dtypes.to_torch(_dtypes.result_type(xt, b))
-    xs, bs = _int_key(xt.to(common)), _int_key(b.to(common))  # NumPy's order, as searchsorted's
+    xs, bs = _int_key(xt.to(common)), _int_key(b.to(common))  # NumPy's order (NaN last), as searchsorted's
     up, down = _direction(b.to(torch.float64))
     if _eager(up) and not bool(up | down):  # data check, eager only
         raise ValueError("bins must be monotonically increasing or decreasing")

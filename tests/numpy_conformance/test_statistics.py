@@ -251,6 +251,17 @@ def test_digitize(x, bins, decreasing, right):
     assert_matches(lambda xp, x: xp.digitize(x, [1, 0, 2]), x)
 
 
+@pytest.mark.parametrize("bins", [[0, 1, 2, numpy.nan], [3, 2, numpy.nan], [numpy.nan, 1], [-0.0, 0.0, 1],
+                                  [1, 1, 1], [2.0**63, 2.0**63 + 4096, 1]])
+def test_digitize_in_numpys_order(bins):
+    """NaN sorts last and -0.0 equals 0.0 (NumPy's searchsorted order); the direction is judged in float64 from the
+    first value differing from the first."""
+    x = numpy.array([0.5, 1.5, numpy.nan, 3, -0.0, 0.0, numpy.inf])
+    for right in (False, True):
+        assert_matches(lambda xp, x: xp.digitize(x, numpy.array(bins), right=right), x)
+        assert_matches(lambda xp, x: xp.digitize(x.astype(numpy.uint64), numpy.array(bins), right=right), x)
+
+
 @given(arrays(dtypes(REAL + [numpy.dtype("complex128")]), shapes(min_dims=1, max_dims=2,
               min_side=1, max_side=6), finite=True), st.booleans(), st.booleans(), st.sampled_from([None, 0, 2]))
 def test_cov_corrcoef(m, rowvar, bias, ddof):
