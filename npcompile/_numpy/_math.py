@@ -268,6 +268,8 @@ def _coordinate_spacing(v, length):
         raise ValueError("distances must be either scalars or 1d")
     if c.shape[0] != length:
         raise ValueError("when 1d, distances must match the length of the corresponding dimension")
+    if c.dtype == torch.bool:  # NumPy's diff of booleans: whether neighbours differ
+        return U.not_equal(wrap(c[1:]), wrap(c[:-1]))
     if not _is_inexact(c):
         c = c.to(torch.float64)
     d = _arr(U.subtract(wrap(c[1:]), wrap(c[:-1])).tensor)
@@ -280,10 +282,11 @@ def _gradient_axis(f: ndarray, dx, edge_order: int) -> ndarray:
         step = wrap(dx.tensor[0])
         if dx.size < 2:
             return _gradient_axis(f, step, edge_order)
-        general = _gradient_nonuniform(f, dx, edge_order)
         same = (dx.tensor == dx.tensor[0]).all()
-        if f.dtype == _dtypes.bool_:  # NumPy's uneven edge_order=2 formulas take booleans (they never subtract f),
-            return _gradient_axis(f, step, edge_order) if bool(same) else general  # its even ones do not: branch
+        if _dtypes.bool_ in (f.dtype, dx.dtype):  # NumPy picks the even or the uneven formulas by the spacing;
+            # with booleans only one may be defined (the other subtracts or negates them): its branch, read back
+            return _gradient_axis(f, step, edge_order) if bool(same) else _gradient_nonuniform(f, dx, edge_order)
+        general = _gradient_nonuniform(f, dx, edge_order)
         uniform = _gradient_axis(f, step, edge_order)
         return wrap(torch.where(same, uniform.tensor.to(general.tensor.dtype), general.tensor))
     e = _ends(f)

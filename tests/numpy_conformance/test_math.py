@@ -170,6 +170,11 @@ def test_gradient_all_axes_and_errors():
     assert_matches(lambda xp, f: xp.gradient(f, [1, 2, 3], axis=1), f)
     assert_matches(lambda xp, f: xp.gradient(f, numpy.ones((3, 4)), axis=1), f)
     assert_matches(lambda xp, f: xp.gradient(f), numpy.array([True, False, True]))
+    y = numpy.array([1.0, 4.0, 2.0, 8.0, 3.0, 5.0])
+    for c in ([True] * 6, [False, True] * 3, [False] * 3 + [True] * 3, numpy.arange(6) ** 2):  # NumPy's branches
+        for eo in (1, 2):
+            assert_matches(lambda xp, y: xp.gradient(y, numpy.array(c), edge_order=eo), y)
+            assert_matches(lambda xp, y: xp.gradient(y > 3, numpy.array(c), edge_order=eo), y)
     assert_matches(lambda xp, f: xp.gradient(f, numpy.array([0, 1, 3, 4], numpy.float32), axis=1),
                    f.astype(numpy.float16))
 
