@@ -539,3 +539,19 @@ def test_module_surface():
                  "shuffle", "permutation", "bytes", "get_state", "set_state", "default_rng", "RandomState"):
         assert hasattr(shim.random, name), name
     assert shim.random.rand().shape == () and shim.random.normal().dtype == numpy.float64
+
+
+def test_float64_normals_from_pairs_of_uniforms():
+    """CPU float64 normals come in Box-Muller pairs: odd and empty sizes keep their shape, the two members of a
+    pair are uncorrelated (also in squares: a shared radius would correlate them), moments are the normal's."""
+    g = shim.random.default_rng(5)
+    assert g.standard_normal().shape == () and g.standard_normal((3, 0)).shape == (3, 0)
+    assert g.standard_normal((3, 5)).shape == (3, 5) and numpy.isfinite(numpy.asarray(g.normal(size=7))).all()
+    n = 400_000
+    z = numpy.asarray(g.standard_normal(n))
+    first, second = z[: n // 2], z[n // 2:]  # pair members
+    se = 1 / math.sqrt(n / 2)
+    assert abs(numpy.corrcoef(first, second)[0, 1]) < 5 * se
+    assert abs(numpy.corrcoef(first**2, second**2)[0, 1]) < 5 * se
+    assert abs(z.mean()) < 5 / math.sqrt(n) and abs(z.var() - 1) < 5 * math.sqrt(2 / n)
+    assert abs((z**4).mean() - 3) < 5 * math.sqrt(96 / n)
