@@ -78,6 +78,9 @@ def clip(a, a_min=_NoValue, a_max=_NoValue, out=None, *, min=_NoValue, max=_NoVa
     elif min is not _NoValue or max is not _NoValue:
         raise ValueError("Passing `min` or `max` keyword argument when `a_min` and `a_max` are provided is "
                          "forbidden.")
+    elif type(a) is ndarray and out is None and not kwargs and a.tensor.is_cpu and _clamps(a_min, a.tensor.dtype) \
+            and _clamps(a_max, a.tensor.dtype):
+        return wrap(torch.clamp(a.tensor, a_min, a_max))  # the common call: one torch op
     a = _arr(a)
     if a.dtype.kind in "iu":  # an out-of-range Python int bound clips nothing (NEP 50: no value promotion)
         info = _np.iinfo(a.dtype)
@@ -92,6 +95,24 @@ def clip(a, a_min=_NoValue, a_max=_NoValue, out=None, *, min=_NoValue, max=_NoVa
     if a_max is None:
         return U.maximum(a, a_min, out=out, **kwargs)
     return _clip_ufunc(a, a_min, a_max, out=out, **kwargs)
+
+
+# torch's CPU clamp with Python-number bounds is NumPy's clip loop exactly (NaN elements and bounds propagate, a
+# tie keeps the element's zero sign, min > max gives max) where NumPy takes the number as it is into the array's
+# dtype (NEP 50); other bounds (promoting, out of range, rounded to float16) take the ufunc path.
+_CLAMP_FLOAT_MAX = {torch.float64: math.inf, torch.float32: float(_np.finfo(_np.float32).max)}  # torch refuses more
+_CLAMP_INT_RANGE = {t: (torch.iinfo(t).min, torch.iinfo(t).max)
+                    for t in (torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8)}
+
+
+def _clamps(v, dtype):
+    """Whether torch.clamp takes bound ``v`` of an array of ``dtype`` as NumPy's clip does."""
+    t = type(v)
+    big = _CLAMP_FLOAT_MAX.get(dtype)
+    if big is not None:
+        return t is builtins.float and not big < abs(v) < math.inf or t is builtins.int and -2**53 <= v <= 2**53
+    r = _CLAMP_INT_RANGE.get(dtype)
+    return r is not None and t is builtins.int and r[0] <= v <= r[1]
 
 
 def _clip_kernel(a, lo, hi):
