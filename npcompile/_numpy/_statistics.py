@@ -496,12 +496,36 @@ def _count(x, edges, weights, span=None):
         i = torch.where(xs == es[-1], nb - 1, i)
         i = torch.where((i >= 0) & (i < nb), i, nb)
     if weights is None:
-        # Counted in float64 (exact below 2**53): torch's int64 scatter-add is several times slower.
-        ones = torch.ones((), dtype=torch.float64, device=x.device).expand(i.shape)
-        return torch.zeros(nb + 1, dtype=torch.float64, device=x.device).scatter_add_(0, i, ones)[:nb].to(
-            torch.int64)
+        return _bin_counts(i, nb + 1)[:nb]
     acc = _dtypes.compute_dtype(weights.dtype)  # wide unsigned weights sum in int32/int64, exact modulo 2**bits
-    return torch.zeros(nb + 1, dtype=acc, device=x.device).scatter_add_(0, i, weights.to(acc))[:nb].to(weights.dtype)
+    return _bin_sums(i, weights.to(acc), nb + 1)[:nb].to(weights.dtype)
+
+
+_CHUNKS = 16  # partial sums per chunk of the input; a fixed number, so results do not depend on the thread count
+_CHUNKED_MIN = 1 << 16  # inputs shorter than this are counted in one scatter
+
+
+def _bin_sums(idx, vals, size):
+    """``zeros(size).scatter_add_(0, idx, vals)`` for ``idx`` in [0, size).
+
+    torch's CPU scatter-add into one vector is a serial loop (and so is its bincount); long inputs on the CPU are
+    split into _CHUNKS rows scattered into rows of their own, which run in parallel (eagerly and in Inductor's
+    code), then summed.  Sums of floats round in that order rather than NumPy's sequential one."""
+    n = idx.numel()
+    if not (idx.is_cpu and n >= _CHUNKED_MIN and 4 * _CHUNKS * size <= n):
+        return torch.zeros(size, dtype=vals.dtype, device=idx.device).scatter_add_(0, idx, vals)
+    q = n // _CHUNKS
+    m = q * _CHUNKS
+    rows = torch.zeros(_CHUNKS, size, dtype=vals.dtype, device=idx.device)
+    rows.scatter_add_(1, idx[:m].view(_CHUNKS, q), vals[:m].view(_CHUNKS, q))
+    return rows.sum(0, dtype=vals.dtype).scatter_add_(0, idx[m:], vals[m:])
+
+
+def _bin_counts(idx, size):
+    """Occurrences of each bin in [0, size), as int64: counted in float64 (exact below 2**53), since torch's
+    int64 scatter-add is several times slower."""
+    ones = torch.ones((), dtype=torch.float64, device=idx.device).expand(idx.shape)
+    return _bin_sums(idx, ones, size).to(torch.int64)
 
 
 def _hist_weights(w, x_shape):
@@ -603,7 +627,7 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):  # noq
     idx = torch.where(valid, flat, total)
     vals = torch.ones(n, dtype=torch.float64, device=x.device) if w is None else w.to(
         torch.float64 if not w.is_complex() else w.dtype)
-    hist = torch.zeros(total + 1, dtype=vals.dtype, device=x.device).scatter_add_(0, idx, vals)[:total]
+    hist = _bin_sums(idx, vals, total + 1)[:total]
     hist = hist.reshape(shape)
     if density:
         hist = hist / hist.sum()
@@ -651,7 +675,26 @@ def bincount(x, /, weights=None, minlength=0):
         if w.shape != t.shape:
             raise ValueError("The weights and list don't have the same length.")
         w = w.to(torch.float64)
-    return wrap(torch.bincount(t, w, minlength))
+    if not (t.is_cpu and t.numel() >= _CHUNKED_MIN):
+        return wrap(torch.bincount(t, w, minlength))
+    # the bin count depends on the values: traced, an op whose output size is data-dependent, as torch.bincount
+    return wrap(_bincount_op(t, w, minlength) if _tracing(t) else _bincount_chunked(t, w, minlength))
+
+
+def _bincount_chunked(t, w, minlength):
+    size = builtins.max(minlength, int(t.max()) + 1)
+    return _bin_counts(t, size) if w is None else _bin_sums(t, w, size)
+
+
+@torch.library.custom_op("npcompile::bincount", mutates_args=())
+def _bincount_op(t: torch.Tensor, w: torch.Tensor | None, minlength: int) -> torch.Tensor:
+    return _bincount_chunked(t, w, minlength)
+
+
+@_bincount_op.register_fake
+def _(t, w, minlength):
+    size = torch.library.get_ctx().new_dynamic_size(min=minlength)
+    return t.new_empty(size, dtype=torch.int64 if w is None else torch.float64)
 
 
 def _direction(bf):

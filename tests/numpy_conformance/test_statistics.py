@@ -234,6 +234,36 @@ def test_bincount(x, minlength, weighted):
     assert_matches(lambda xp, x: xp.bincount(x, weights=w, minlength=minlength), x)
 
 
+@pytest.mark.parametrize("n", [1 << 16, 1_000_003])  # chunked counting: a multiple of the chunks, and a tail
+@pytest.mark.parametrize("minlength", [0, 40, 5000])
+def test_long_inputs_count_in_chunks(n, minlength):
+    from npcompile._numpy import _statistics
+
+    assert n >= _statistics._CHUNKED_MIN
+    rng = numpy.random.default_rng(n + minlength)
+    x = rng.integers(0, 37, n)
+    w = rng.standard_normal(n)
+    assert_matches(lambda xp, x: xp.bincount(x, minlength=minlength), x)
+    # weighted sums cancel: rounding differences of summing in chunks are relative to the terms, not the sum
+    assert_matches(lambda xp, x: xp.bincount(x, weights=w, minlength=minlength), x, rtol=1e-12, atol=1e-9)
+    data = rng.standard_normal(n)
+    assert_matches(lambda xp, d: xp.histogram(d, bins=64, range=(-4, 4)), data)
+    assert_matches(lambda xp, d: xp.histogram(d, bins=64, range=(-3, 3), weights=w), data, rtol=1e-12, atol=1e-9)
+    assert_matches(lambda xp, d: xp.histogram(d, bins=[-5, -1, 0, 0.5, 3]), data)
+    assert_matches(lambda xp, d: xp.histogramdd(d.reshape(-1, 1)[: n - n % 2].reshape(-1, 2), bins=7), data)
+
+
+def test_traced_long_bincount_has_a_data_dependent_length():
+    xs = [numpy.random.default_rng(1).integers(0, 37, 1 << 16), numpy.arange(1 << 16) % 70000 * 2]
+    f = npcompile.compile(lambda x, w: (numpy.bincount(x, minlength=50), numpy.bincount(x, w)), backend="aot_eager",
+                          fullgraph=True)
+    for x in xs:
+        w = numpy.linspace(0, 1, x.size)
+        for got, want in zip(f(x, w), (numpy.bincount(x, minlength=50), numpy.bincount(x, w))):
+            assert got.dtype == want.dtype and got.shape == want.shape
+            numpy.testing.assert_allclose(got, want, rtol=1e-12)
+
+
 def test_bincount_errors():
     x = numpy.array([1, 2])
     assert_matches(lambda xp, x: xp.bincount(x - 3), x)
