@@ -331,6 +331,20 @@ def test_fullgraph_recompiles_dynamic_on_a_new_shape():
         assert same(f(x), np.sin(x) * 2)
 
 
+def test_scalars_leaving_through_side_effects_stay_0d_arrays():
+    # README deviation: only returned values are converted back to NumPy scalars
+    history = []
+
+    @C.compile(backend="eager")
+    def f(a):
+        history.append(a.mean())
+        return a.mean()
+
+    returned = f(np.arange(4.0))
+    assert type(returned) is np.float64 and returned == 1.5
+    assert type(history[0]) is np.ndarray and history[0].shape == () and history[0] == 1.5
+
+
 def test_trace_numpy_false_runs_numpy_eagerly():
     rec = RecordingBackend()
     old = config.trace_numpy
