@@ -632,3 +632,55 @@ def test_sqrt_differentiable_and_exact():
         numpy.testing.assert_allclose(tangent.numpy(), 0.5 / expected, rtol=1e-12)
     v = torch.func.vmap(lambda r: shim.sqrt(shim.ndarray(r)).tensor)(torch.tensor(x.reshape(-1, 2)))
     _same_bits(v.numpy().ravel(), expected)
+
+
+_CLIP_BOUNDS = [(-0.5, 0.5), (0.0, -0.0), (-0.0, 0.0), (1, -1), (numpy.nan, 1.0), (0, numpy.nan), (-numpy.inf, 2),
+                (3, 2**53), (-2**53 - 1, 0), (0.1, 3.4028235e38), (-1e39, 1.0), (-1, 1000), (-1000, 5), (1000, 2000),
+                (-128, 127), (0, 255), (-1, 2**63), (0.5, 2), (True, 2), (2, 4)]
+
+
+@pytest.mark.parametrize("dt", ["f8", "f4", "f2", "i1", "u1", "i8", "u8", "?"])
+def test_clip_python_bounds(dt):
+    """``clip`` with Python-number bounds: torch.clamp where NumPy takes the numbers as they are into the array's
+    dtype (pinned by ``_clamps``), the ufunc path otherwise (promotion to float64, NumPy 2's OverflowError for an
+    out-of-range int, a float32 bound past its range, float16 rounding, uint64, bool); NumPy's results bit for bit
+    on every layout, zero signs included where it clamps."""
+    from npcompile._numpy import _math
+
+    if dt in "f8f4f2":
+        base = numpy.array([numpy.nan, -0.0, 0.0, 1.0, -1.0, 5.0, -numpy.inf, numpy.inf, 0.5, -0.5, 1e-45, 3e38])
+        with numpy.errstate(over="ignore"):
+            base = base.astype(dt)
+    else:
+        base = corner_values(dt)
+    x = numpy.resize(base, 40)
+    clamped, td = set(), shim.asarray(x).tensor.dtype
+    for lo, hi in _CLIP_BOUNDS:
+        fast = _math._clamps(lo, td) and _math._clamps(hi, td)
+        if fast:
+            clamped.add((lo, hi))
+        for v in (x, x[::3], x.reshape(5, 8).T, x[:0], x[3:4].reshape(())):
+            try:
+                with numpy.errstate(all="ignore"), warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    expected = numpy.clip(v, lo, hi)
+            except Exception as e:
+                with pytest.raises(type(e)):
+                    shim.clip(shim.asarray(v), lo, hi)
+                continue
+            got = numpy.asarray(shim.clip(shim.asarray(v), lo, hi))
+            assert got.dtype == expected.dtype and got.shape == expected.shape, (lo, hi)
+            keep = ~numpy.isnan(expected) if expected.dtype.kind == "f" else numpy.ones(expected.shape, bool)
+            assert (numpy.isnan(got) == ~keep).all() and (got[keep] == expected[keep]).all(), (lo, hi)
+            if fast:  # the ufunc path's zero-sign ties are its own (see ZERO_TIES)
+                assert got[keep].tobytes() == expected[keep].tobytes(), (lo, hi)
+            assert numpy.array_equal(numpy.asarray(shim.asarray(v).clip(lo, hi)), expected, equal_nan=True)
+    if dt in ("f8", "f4"):  # all but ints past 2**53, a bool, and (float32) bounds past its range
+        ufunc_path = {(-2**53 - 1, 0), (-1, 2**63), (True, 2)} | ({(0.1, 3.4028235e38), (-1e39, 1.0)} if dt == "f4"
+                                                                  else set())
+        assert clamped == set(_CLIP_BOUNDS) - ufunc_path
+    elif dt in ("i1", "u1", "i8"):  # Python ints within the dtype's range
+        info = numpy.iinfo(dt)
+        assert clamped == {b for b in _CLIP_BOUNDS if all(type(v) is int and info.min <= v <= info.max for v in b)}
+    else:
+        assert not clamped
