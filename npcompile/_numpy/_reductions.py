@@ -86,7 +86,20 @@ def count_nonzero(a, axis=None, *, keepdims=False):
 # ---------------------------------------------------------------- cumulative
 
 
+# torch's scans that are NumPy's accumulate loop exactly (sequential, wrapping) on these input dtypes, with NumPy's
+# result dtype (small signed ints and bools accumulate in int64, as torch promotes them); float32/complex scans
+# accumulate in double in torch, so they take the general path.
+_PLAIN_SCANS = {"add": torch.cumsum, "multiply": torch.cumprod}
+_PLAIN_SCAN_TYPES = frozenset({torch.bool, torch.int8, torch.int16, torch.int32, torch.int64, torch.float64})
+
+
 def _cumulative(uf, a, axis, dtype, out):
+    if type(a) is ndarray and dtype is None and out is None and a.tensor.dtype in _PLAIN_SCAN_TYPES:
+        t = a.tensor
+        if axis is None:  # the common call: one torch scan
+            return wrap(_PLAIN_SCANS[uf.__name__](t if t.ndim == 1 else t.reshape(-1), 0))
+        if type(axis) is int and -t.ndim <= axis < t.ndim:
+            return wrap(_PLAIN_SCANS[uf.__name__](t, axis))
     t = as_tensor(a)
     if axis is None:
         t, axis = t.reshape(-1), 0

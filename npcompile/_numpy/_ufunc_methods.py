@@ -277,24 +277,23 @@ def _reduce_general(uf, x, t, axes, loop, mask, init, n):
 
 def plain_dims(t, axis, keepdims):
     """The dims of a plain reduction (axis None or an in-range int, a real keepdims, nothing empty) for the
-    fast paths, or None when the call needs the general path."""
-    if keepdims is not _NoValue and type(keepdims) is not bool:
+    fast paths, or None when the call needs the general path: a tuple of all dims, or the int axis as it is
+    (torch parses an int dim faster than a tuple)."""
+    if keepdims is not _NoValue and type(keepdims) is not bool or t.numel() == 0:
         return None
     nd = t.ndim
     if axis is None:
-        dims = tuple(range(nd))
-    elif type(axis) is int and -nd <= axis < nd:
-        dims = (axis % nd,)
-    else:
-        return None
-    if not dims or t.numel() == 0:
-        return None
-    return dims
+        return tuple(range(nd)) if nd else None
+    if type(axis) is int and -nd <= axis < nd:
+        return axis
+    return None
 
 
 _PLAIN_ACC: dict = {}
 # whole-array reductions of the plain dtypes: the cheapest torch calls (no dim list to parse)
 _FULL = {"add": torch.sum, "multiply": torch.prod, "maximum": torch.amax, "minimum": torch.amin}
+# (x, dim or dims, keepdim) of the plain dtypes in their accumulator dtype: nothing to convert or promote
+_DIMS = {"add": torch.sum, "maximum": torch.amax, "minimum": torch.amin}
 _PLAIN_TYPES = frozenset({torch.bool, torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8,
                           torch.float32, torch.float64, torch.complex64, torch.complex128})
 
@@ -320,9 +319,15 @@ def reduce(uf, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NoV
             acc = _PLAIN_ACC[key] = _plain_acc(uf, t.dtype)
         dims = plain_dims(t, axis, keepdims) if acc is not False else None
         if dims is not None:
-            x = t if key[0] in _TRUTH and not t.dtype.is_complex else t if t.dtype == acc else t.to(acc)
-            full = _FULL.get(key[0]) if axis is None and keepdims is not True else None
-            return wrap(full(x) if full is not None else _FAST[key[0]](x, dims, keepdims is True))
+            name = key[0]
+            x = t if name in _TRUTH and not t.dtype.is_complex else t if t.dtype == acc else t.to(acc)
+            full = _FULL.get(name) if axis is None and keepdims is not True else None
+            if full is not None:
+                return wrap(full(x))
+            f = _DIMS.get(name)
+            if f is not None:
+                return wrap(f(x, dims, keepdims is True))
+            return wrap(_FAST[name](x, dims if type(dims) is tuple else (dims % t.ndim,), keepdims is True))
     t = as_tensor(array)
     loop = reduce_loop(uf, _dtypes.from_torch(t.dtype), dtype)
     axes = reduction_axes(axis, t.ndim)

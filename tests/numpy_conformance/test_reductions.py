@@ -232,3 +232,83 @@ def test_mean_of_empty_warns():
         warnings.simplefilter("always")
         shim.mean(shim.zeros(0))
     assert any(issubclass(x.category, RuntimeWarning) for x in w)
+
+
+def _fast_path_operands(dt):
+    """A (3, 8) array of ``dt`` with its corners (NaN, signed zeros, infinities, wrapping extremes)."""
+    d = numpy.dtype(dt)
+    if d.kind == "b":
+        return numpy.resize(numpy.array([True, False, False, True, True]), (3, 8))
+    if d.kind in "iu":
+        info = numpy.iinfo(d)
+        return numpy.resize(numpy.array([info.max, 3, info.min, -1 if d.kind == "i" else 7, 0, 2, info.max], d),
+                            (3, 8))
+    return numpy.resize(numpy.array([numpy.nan, -0.0, 0.0, 1e308, 1e308, -numpy.inf, 2.5, -1.5, 0.0, -0.0, 3.0], d),
+                        (3, 8))
+
+
+def _same(got, expected, zero_signs=True):
+    got = numpy.asarray(got)
+    assert got.dtype == expected.dtype and got.shape == expected.shape
+    if expected.dtype.kind in "fc":
+        keep = ~numpy.isnan(expected)
+        assert (numpy.isnan(got) == ~keep).all() and (got[keep] == expected[keep]).all()
+        if zero_signs:
+            assert got[keep].tobytes() == expected[keep].tobytes()
+    else:
+        assert numpy.array_equal(got, expected)
+
+
+@pytest.mark.parametrize("dt", ["?", "i1", "i2", "i4", "i8", "u1", "u8", "f2", "f8"])
+@pytest.mark.parametrize("name", ["cumsum", "cumprod"])
+def test_scan_fast_path(name, dt):
+    """cumsum/cumprod of bool, signed ints and float64 (one torch scan: sequential like NumPy's accumulate, small
+    ints and bools in int64, wrapping) give NumPy's results bit for bit for axis None and every int axis, on
+    contiguous, strided, transposed, empty and 0-D arrays (but a cumsum's zero signs: see the xfail below); bad
+    axes raise NumPy's errors."""
+    from npcompile._numpy import _reductions
+
+    x = _fast_path_operands(dt)
+    fast = numpy.dtype(dt).char in "?bhilqd"
+    assert (shim.asarray(x).tensor.dtype in _reductions._PLAIN_SCAN_TYPES) == fast
+    for v in (x, x[:, ::3], x.T, x[:0], x[1, 2:3].reshape(()), x[0]):
+        for axis in [None] + list(range(-v.ndim, v.ndim)):
+            _same(getattr(shim, name)(shim.asarray(v), axis=axis), getattr(numpy, name)(v, axis=axis),
+                  zero_signs=name == "cumprod")
+    for axis in (2, -3, 1.0, (0,)):
+        with pytest.raises(Exception) as e:
+            getattr(numpy, name)(x, axis=axis)
+        with pytest.raises(e.type):
+            getattr(shim, name)(shim.asarray(x), axis=axis)
+
+
+@pytest.mark.parametrize("dt", ["?", "i1", "i4", "i8", "u1", "f4", "f8", "c16", "u8", "f2"])
+@pytest.mark.parametrize("name", ["sum", "max", "min", "prod", "all", "any"])
+def test_reduce_int_axis_fast_path(name, dt):
+    """An int axis (negative too) reaches torch as it is: NumPy's dtype, shape and value for every axis and
+    keepdims, NaN propagating through max/min, zero-size slices and 0-D arrays left to the general path."""
+    x = _fast_path_operands(dt)
+    if name in ("sum", "prod") and dt in "f4c16":  # no rounding to compare: small integers only
+        x = numpy.resize(numpy.array([1.0, -2.0, 0.5, 3.0], dt), (3, 8))
+    if name in ("max", "min") and dt == "c16":
+        x = x.real.astype(dt)  # NumPy's complex order is the general path's (lexicographic)
+    f = lambda xp, a, axis, keepdims: getattr(xp, name)(a, axis=axis, keepdims=keepdims)  # noqa: E731
+    for v in (x, x.T, x[:, ::2], x[1]):
+        for axis in list(range(-v.ndim, v.ndim)) + [None]:
+            for keepdims in (False, True):
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    # max/min: which of -0.0 and 0.0 NumPy keeps depends on its code path (SIMD or not)
+                    _same(f(shim, shim.asarray(v), axis, keepdims), f(numpy, v, axis, keepdims),
+                          zero_signs=name not in ("max", "min"))
+    assert_matches(f, x[:0], 0, False)
+    assert_matches(f, x[:0], -1, True)
+    assert_matches(f, x[0, 0], None, False)
+    assert_matches(f, x[0, 0], 0, False)
+
+
+@pytest.mark.xfail(strict=True, reason="torch's scans start from +0.0: a prefix of only -0.0 sums to +0.0 "
+                   "(NumPy's accumulate starts from the first element: -0.0)")
+def test_cumsum_of_negative_zeros():
+    x = numpy.array([-0.0, -0.0, 1.0])
+    assert numpy.signbit(numpy.asarray(shim.cumsum(shim.asarray(x)))).tolist() == [True, True, False]
