@@ -8,6 +8,7 @@ import time
 TARGET_S = 0.5  # time one measurement should take (all repeats together)
 MIN_SAMPLE_S = 1e-3  # calls are batched so one sample is at least this long (timer resolution, overhead)
 MIN_REPEAT, MAX_REPEAT = 5, 2000
+SETTLE_S = 0.01  # pause before each implementation's sample: the previous one's thread pool stops spinning
 
 
 def first_call(fn, args):
@@ -59,6 +60,8 @@ def measure_interleaved(fns, args, repeat=None, target_s=TARGET_S):
         for _ in range(repeat):
             for key, fn in fns.items():
                 n = number[key][0]
+                if len(fns) > 1:
+                    time.sleep(SETTLE_S)
                 t0 = time.perf_counter()
                 for _ in range(n):
                     fn(*args)
