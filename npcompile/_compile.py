@@ -317,11 +317,22 @@ class _Backend:
         if rec is not None:
             rec.graphs.append(gm)
         self.owner._graph_count += 1
-        return _numpy_errors(self.backend(gm, example_inputs))
+        compiled = self.backend(gm, example_inputs)
+        return _numpy_errors(compiled) if _has_checks(gm) else compiled
+
+
+def _has_checks(gm) -> bool:
+    """Whether the graph calls numpy.linalg, whose data checks become assertions (``linalg._fail_if``)."""
+    from ._numpy import linalg
+
+    exported = vars(linalg)
+    calls = (getattr(n.target, "f", None) for n in gm.graph.nodes if n.op == "call_function")
+    return any(f is not None and exported.get(getattr(f, "__name__", None)) is f for f in calls)
 
 
 def _numpy_errors(compiled):
-    """The compiled graph raising NumPy's exception for a failed traced check (see ``_errors.numpy_error``)."""
+    """The compiled graph raising NumPy's exception for a failed traced check (see ``_errors.numpy_error``);
+    only graphs with such checks get this wrapper, the others keep the per-call path one frame shorter."""
 
     def run(*args):
         try:

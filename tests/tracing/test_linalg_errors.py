@@ -52,3 +52,9 @@ def test_caught_by_the_callers_except_clause():
     f = C.compile(_caught_in_caller, backend="aot_eager")
     assert f(np.zeros((2, 2))) == _caught_in_caller(np.zeros((2, 2))) == "Singular matrix"
     np.testing.assert_allclose(f(np.eye(2) * 2), np.eye(2) / 2)
+
+
+def test_only_graphs_calling_linalg_get_the_error_wrapper(rec):
+    C.compile(lambda a: np.linalg.inv(a) + np.sin(a), backend=rec)(np.eye(2))
+    C.compile(lambda a: np.sin(a) @ a, backend=rec)(np.eye(2))
+    assert [C._has_checks(g) for g in rec.graphs] == [True, False]
