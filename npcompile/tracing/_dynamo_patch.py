@@ -431,6 +431,12 @@ def _np_to_shim_map(_version: int = 0) -> dict:
                     bound = getattr(np_uf, meth)
                     if bound not in _disallowed:
                         result[bound] = m_ours
+    # Code written against the shim itself (``import npcompile._numpy as np``, its eager debug mode) calls our
+    # functions directly: each traces as itself, as the NumPy function it stands for would (not inlined by
+    # Dynamo, which would break the graph inside our implementation).
+    for ours in list(result.values()):
+        if not isinstance(ours, type):
+            result.setdefault(ours, ours)
     return result
 
 
@@ -439,7 +445,7 @@ def np_to_shim_map() -> dict:
 
 
 def shim_to_np_map() -> dict:
-    return {v: k for k, v in np_to_shim_map().items()}
+    return {v: k for k, v in np_to_shim_map().items() if k is not v}
 
 
 def shim_function_for(np_callable):
@@ -645,7 +651,8 @@ def _numpy_var_call_method(self, tx, name, args, kwargs):
     _break_in_try(tx, f"{getattr(value, '__name__', 'numpy')}.{name}")
     if value is _np.polynomial.Polynomial and name in _POLYNOMIAL_CONSTRUCTORS and _traced(value):
         return PolynomialVariable.construct(tx, name, args, kwargs)
-    if (name in _UFUNC_METHODS and isinstance(value, _np.ufunc) and torch._dynamo.config.trace_numpy):
+    if (name in _UFUNC_METHODS and isinstance(value, (_np.ufunc, _shim().ufunc))
+            and torch._dynamo.config.trace_numpy):
         bound_np = getattr(value, name)
         ours = np_to_shim_map().get(bound_np)
         if ours is not None:
@@ -837,7 +844,12 @@ _ARRAY_RESULTS = ("__call__", "roots")
 def _is_numpy(obj) -> bool:
     if obj is _np.ndarray and not CLASS_IDENTITY_BY_OBJECT:
         return False  # traced as a class, so that ``type(x) is np.ndarray`` holds (see CLASS_IDENTITY_BY_OBJECT)
-    return obj is _np.polynomial.Polynomial or _ORIG_IS_NUMPY(obj)
+    if obj is _np.polynomial.Polynomial or _ORIG_IS_NUMPY(obj):
+        return True
+    try:  # one of the shim's own public functions, called directly (see _np_to_shim_map)
+        return np_to_shim_map().get(obj) is obj
+    except TypeError:  # unhashable
+        return False
 
 
 class PolynomialOp:

@@ -463,3 +463,21 @@ def test_same_named_functions_do_not_share_shape_history():
 
     C.compile(scaled, backend=backend)(np.ones((5, 2)))  # another shape: static all the same
     assert seen == [[False], [False]]
+
+
+def test_code_written_against_the_shim_traces_like_numpy_code():
+    # ``import npcompile._numpy as np`` (the eager debug mode) then compiled: the shim's own functions, ufuncs,
+    # submodules and ufunc methods trace as the NumPy ones they stand for, in one graph
+    import npcompile._numpy as shim
+
+    def f(a, w):
+        p = 1.0 / (1.0 + shim.exp(-(a @ w)))
+        return shim.add.reduce(p) + shim.linalg.norm(a.T @ p) + shim.max(a, axis=0).sum()
+
+    rec = RecordingBackend()
+    a, w = np.random.rand(5, 3), np.random.rand(3)
+    got = C.compile(f, backend=rec, fullgraph=True)(a, w)
+    p = 1.0 / (1.0 + np.exp(-(a @ w)))
+    assert type(got) is np.float64
+    assert np.isclose(got, np.add.reduce(p) + np.linalg.norm(a.T @ p) + np.max(a, axis=0).sum())
+    assert len(rec.graphs) == 1
