@@ -507,18 +507,22 @@ def _componentwise(op):
 
 
 def _cmul(ar, ai, br, bi):
-    """The textbook complex product on (re, im) parts, as NumPy's loops compute it."""
+    """The textbook complex product on (re, im) parts (NumPy's SIMD loop fuses a multiply-add: where a part
+    cancels to within rounding, its last bits can differ)."""
     return ar * br - ai * bi, ar * bi + ai * br
 
 
 def _complex_multiply(a, b):
-    re, im = _cmul(a.real, a.imag, b.real, b.imag)
-    return torch.complex(re, im)
+    """_cmul's products and sums, bit for bit, on the interleaved (re, im) pairs: [ar, ai] * br + [ai, ar] *
+    [-bi, bi] (x + y * -z is x - y * z exactly, and sums commute).  Compiled, this reads and writes the pairs in
+    place: twice as fast as splitting the parts and joining them again, which Inductor does with strided loads."""
+    ar, br = torch.view_as_real(a.resolve_conj()), torch.view_as_real(b.resolve_conj())
+    bi = br[..., 1:]
+    return torch.view_as_complex(ar * br[..., :1] + ar.flip(-1) * torch.cat((-bi, bi), -1))
 
 
 def _complex_square(a):
-    re, im = _cmul(a.real, a.imag, a.real, a.imag)
-    return torch.complex(re, im)
+    return _complex_multiply(a, a)
 
 
 def _int_floor_divide(a, b):
