@@ -276,8 +276,8 @@ def getitem(a: ndarray, index):
     if p.flips:
         v = _flip(v, p.flips)
     if p.adv:
-        if not t.is_cpu:  # (not t.device.type: that builds a device object, ~0.3us per call)
-            p.check_bounds()  # elsewhere torch's own check is a device-side assert
+        if not t.is_cpu or not t.numel():  # (not t.device.type: that builds a device object, ~0.3us per call)
+            p.check_bounds()  # elsewhere torch's own check is a device-side assert; on empty data there is none
         try:
             return wrap(_gather(v, p))
         except IndexError:
@@ -297,7 +297,7 @@ def _one_array(t: torch.Tensor, i: torch.Tensor):
     if i.dtype is torch.bool:
         if i.shape != t.shape[:i.ndim]:
             return None
-    elif i.dtype is not torch.int64 or not t.is_cpu:
+    elif i.dtype is not torch.int64 or not t.is_cpu or not t.numel():  # (torch checks no bounds on empty data)
         return None
     try:
         return t[i]
@@ -663,8 +663,8 @@ def _take_direct(t: torch.Tensor, i: torch.Tensor, axis):
     """``take`` by torch's own gather for int64 indices on the CPU (torch checks their bounds there), which is
     NumPy's: ``torch.take`` of the flat array, or indexing along ``axis``; None for any other case and on an error,
     whose NumPy message the general path gives."""
-    if i.dtype is not torch.int64 or t.dtype not in _dtypes.DIRECT or not t.is_cpu:
-        return None
+    if i.dtype is not torch.int64 or t.dtype not in _dtypes.DIRECT or not t.is_cpu or not t.numel():
+        return None  # (torch checks no bounds on empty data)
     try:
         if axis is None:
             return torch.take(t, i)

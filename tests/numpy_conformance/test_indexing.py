@@ -711,3 +711,14 @@ def test_c_(key):
 def test_s_index_exp():
     assert shim.s_[1:2] == numpy.s_[1:2] and shim.s_[1] == numpy.s_[1]
     assert shim.index_exp[1] == numpy.index_exp[1] and shim.index_exp[1:2, 3] == numpy.index_exp[1:2, 3]
+
+
+@pytest.mark.parametrize("shape", [(4, 0), (4, 0, 3), (2, 0, 4), (0,)])
+@pytest.mark.parametrize("i", [[4], [-5], [1], []])
+def test_index_arrays_into_empty_data_are_bounds_checked(shape, i):
+    # torch checks no bounds when the data is empty; NumPy does (found by HYPOTHESIS_PROFILE=explore)
+    a, idx = numpy.zeros(shape), numpy.array(i, dtype=numpy.int64)
+    assert_matches(lambda xp, a: a[xp.asarray(idx)], a)
+    assert_matches(lambda xp, a: a[:, xp.asarray(idx)] if a.ndim > 1 else a[xp.asarray(idx)], a)
+    assert_matches(lambda xp, a: xp.take(a, xp.asarray(idx), axis=0), a)
+    assert_matches(lambda xp, a: xp.compress(numpy.arange(5) == 4, a, axis=0), a)
