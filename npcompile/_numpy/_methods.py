@@ -68,6 +68,8 @@ _POW_SHORTCUTS = {(int, -1): U.reciprocal, (int, 2): U.square, (float, 0.5): U.s
 def _pow_shortcut(self, other):
     if type(other) in (int, float) and self.dtype.kind in "fc":
         return _POW_SHORTCUTS.get((type(other), other))
+    if type(other) is int and other == 2 and self.dtype.kind == "b":
+        return U.square  # NumPy squares booleans too: int8, where power gives int64
     return None
 
 

@@ -20,7 +20,7 @@ from hypothesis.extra import numpy as hnp
 import npcompile._numpy as shim
 from npcompile._errors import UnsupportedFeature
 from npcompile._numpy._ufuncs import UFUNCS
-from tests.numpy_conformance.harness import to_shim
+from tests.numpy_conformance.harness import assert_matches, to_shim
 from tests.numpy_conformance.strategies import ALL, arrays, dtypes
 
 # One entry per ufunc object (aliases such as ``abs`` share NumPy's own name's object).
@@ -707,3 +707,11 @@ def test_complex_multiply_is_the_textbook_product_bit_for_bit(dt):
         for part, want in ((g.real, re), (g.imag, im)):
             assert numpy.all(((part == want) & (numpy.signbit(part) == numpy.signbit(want)))
                              | (numpy.isnan(part) & numpy.isnan(want)))
+
+
+@pytest.mark.parametrize("e", [2, 1, 0, 3, 2.0, 0.5, -1])
+@pytest.mark.parametrize("shape", [(3,), ()])
+def test_pow_operator_on_booleans(e, shape):
+    # NumPy's ``**`` squares for the int exponent 2 on any array (booleans square to int8; power gives int64)
+    a = numpy.ones(shape, dtype=bool)
+    assert_matches(lambda xp, a: a ** e, a)
