@@ -125,9 +125,8 @@ def _clip_kernel(a, lo, hi):
     return torch.minimum(torch.maximum(a, lo), hi)
 
 
-_U64_MAX, _U64_MIN = U._u64_order(torch.maximum), U._u64_order(torch.minimum)
-_clip_ufunc = U.ufunc(_np._core.umath.clip, U._kinds(_clip_kernel, uint64=lambda a, lo, hi: _U64_MIN(
-    _U64_MAX(a, lo), hi)))
+_clip_ufunc = U.ufunc(_np._core.umath.clip, U._kinds(_clip_kernel, uint64=lambda a, lo, hi: U._U64_MINIMUM(
+    U._U64_MAXIMUM(a, lo), hi)))
 
 
 def round(a, decimals=0, out=None):

@@ -944,6 +944,7 @@ def _pick(keep_first):
 
 _CMAXIMUM = _pick(lambda a, b: torch.isnan(a) | _CGE(a, b))
 _CMINIMUM = _pick(lambda a, b: torch.isnan(a) | _CLE(a, b))
+_U64_MAXIMUM, _U64_MINIMUM = _u64_order(torch.maximum), _u64_order(torch.minimum)
 _CFMAX = _pick(lambda a, b: torch.isnan(b) | (~torch.isnan(a) & _CGE(a, b)))
 _CFMIN = _pick(lambda a, b: torch.isnan(b) | (~torch.isnan(a) & _CLE(a, b)))
 _FMAX = _pick(lambda a, b: torch.isnan(b) | (a > b))
@@ -961,13 +962,9 @@ def _matmul(a, b):
         except RuntimeError:
             pass
     exact = a.dtype == torch.bool or not (a.is_cpu or a.is_floating_point() or a.is_complex())
-    if a.ndim == 0 or b.ndim == 0:
-        raise ValueError("matmul: Input operand 0 does not have enough dimensions (has 0, gufunc core with "
-                         "signature (n?,k),(k,m?)->(n?,m?) requires 1)")
-    if a.shape[-1] != (b.shape[-2] if b.ndim > 1 else b.shape[0]):
-        raise ValueError(f"matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
-                         f"(n?,k),(k,m?)->(n?,m?) (size {b.shape[-2] if b.ndim > 1 else b.shape[0]} is different "
-                         f"from {a.shape[-1]})")
+    # a 1-D operand has one core dim (n? or m? absent), a stacked one two
+    _core_dims("matmul", "(n?,k),(k,m?)->(n?,m?)", a, b, (1 + (a.ndim > 1), 1 + (b.ndim > 1)),
+               (-1, -1 - (b.ndim > 1)))
     if exact:
         from ._products import matmul_exact  # no exact torch kernel: bool, integers off the CPU
 
@@ -977,7 +974,7 @@ def _matmul(a, b):
         # summed over k is one fused loop in Inductor (it also fuses with neighbouring matmuls and pointwise
         # ops), summing each k in order as NumPy's own small-matrix loop does.
         return (a.unsqueeze(-1) * b.unsqueeze(-3)).sum(-2)
-    return a @ b  # torch's own error (e.g. batch shapes that do not broadcast)
+    return a @ b
 
 
 def _tiny_stack(a, b):
@@ -1112,13 +1109,13 @@ _KERNELS = {
     "equal": _comparison(torch.eq), "not_equal": _comparison(torch.ne),
     "less": _comparison(torch.lt, _CLT), "less_equal": _comparison(torch.le, _CLE),
     "greater": _comparison(torch.gt, _CGT), "greater_equal": _comparison(torch.ge, _CGE),
-    "maximum": _kinds(torch.maximum, bool=torch.logical_or, uint64=_u64_order(torch.maximum),
+    "maximum": _kinds(torch.maximum, bool=torch.logical_or, uint64=_U64_MAXIMUM,
                       complex=_CMAXIMUM),
-    "minimum": _kinds(torch.minimum, bool=torch.logical_and, uint64=_u64_order(torch.minimum),
+    "minimum": _kinds(torch.minimum, bool=torch.logical_and, uint64=_U64_MINIMUM,
                       complex=_CMINIMUM),
-    "fmax": _kinds(torch.maximum, bool=torch.logical_or, uint64=_u64_order(torch.maximum), float=_FMAX,
+    "fmax": _kinds(torch.maximum, bool=torch.logical_or, uint64=_U64_MAXIMUM, float=_FMAX,
                    complex=_CFMAX),
-    "fmin": _kinds(torch.minimum, bool=torch.logical_and, uint64=_u64_order(torch.minimum), float=_FMIN,
+    "fmin": _kinds(torch.minimum, bool=torch.logical_and, uint64=_U64_MINIMUM, float=_FMIN,
                    complex=_CFMIN),
     # linear algebra gufuncs
     "matmul": _kinds(_matmul, uint64=SAME), "vecdot": _vecdot, "matvec": _kinds(_matvec, uint64=SAME),

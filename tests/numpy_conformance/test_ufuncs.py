@@ -715,3 +715,14 @@ def test_pow_operator_on_booleans(e, shape):
     # NumPy's ``**`` squares for the int exponent 2 on any array (booleans square to int8; power gives int64)
     a = numpy.ones(shape, dtype=bool)
     assert_matches(lambda xp, a: a ** e, a)
+
+
+@pytest.mark.parametrize("a, b", [((), (3,)), ((3,), ()), ((3, 4), (5,)), ((2, 3, 4), (3, 4, 5))])
+def test_matmul_errors_name_the_operand_as_numpy(a, b):
+    # matmul's checks are the gufunc checks of vecdot/matvec/vecmat (_core_dims): same messages as NumPy's
+    # up to the shapes it prints after "remapped shapes"
+    with pytest.raises(ValueError) as want:
+        numpy.matmul(numpy.ones(a), numpy.ones(b))
+    with pytest.raises(ValueError) as got:
+        shim.matmul(shim.ones(a), shim.ones(b))
+    assert str(got.value)[:60] == str(want.value)[:60]
