@@ -307,13 +307,18 @@ def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=_NoValue):
 def _linspace(first, last, num, comp, dtype):
     """NumPy's ``linspace(first, last, num)`` computed in ``comp`` (the dtype of the end points, as NumPy's):
     start + i * step, the last point exactly ``last``; returned as ``dtype``."""
+    if num == 1:  # NumPy's one point: the start
+        return torch.tensor([first], dtype=_dtypes.to_torch(comp)).to(_dtypes.to_torch(dtype))
+    return _linspace_at(torch.arange(num), first, last, num, comp).to(_dtypes.to_torch(dtype))
+
+
+def _linspace_at(k, first, last, num, comp):
+    """Points ``k`` (an index tensor) of ``_linspace(first, last, num, comp, comp)``, computed elementwise: a
+    histogram compares each value with the edges next to its bin this way, which Inductor vectorizes (an indexed
+    load of a computed edge vector it scalarizes)."""
     c = _dtypes.to_torch(comp)
     f, la = torch.tensor(first, dtype=c), torch.tensor(last, dtype=c)
-    if num == 1:  # NumPy's one point: the start
-        return f.reshape(1).to(_dtypes.to_torch(dtype))
-    e = torch.arange(num, dtype=c) * ((la - f) / (num - 1)) + f
-    e[-1] = la
-    return e.to(_dtypes.to_torch(dtype))
+    return torch.where(k == num - 1, la, k.to(c) * ((la - f) / (num - 1)) + f)
 
 
 def _outer_edges(x, range):
@@ -378,7 +383,7 @@ def _stone(a, r):
         return 0
 
     def risk(nbins):
-        p = _count(a.tensor, _linspace(r[0], r[1], nbins + 1, r[2], r[2]), None, r[:2]).to(torch.float64) / n
+        p = _count(a.tensor, _linspace(r[0], r[1], nbins + 1, r[2], r[2]), None, r).to(torch.float64) / n
         return (2 - (n + 1) * torch.dot(p, p).item()) / builtins.float(ptp / nbins)
 
     upper = builtins.max(100, int(math.sqrt(n)))
@@ -424,7 +429,7 @@ def _held_ends(x, first, last, range):
 
 
 def _bin_edges(x, bins, range, weights):
-    """NumPy's histogram bin edges for 1-D ``x``, and (first, last) when they are uniform (else None)."""
+    """NumPy's histogram bin edges for 1-D ``x``, and (first, last, comp) when they are uniform (else None)."""
     if isinstance(bins, str):
         if bins not in _ESTIMATORS:
             raise ValueError(f"{bins!r} is not a valid estimator for `bins`")
@@ -440,7 +445,7 @@ def _bin_edges(x, bins, range, weights):
                     width = 1  # integer data: bins at least one unit wide
                 lo, hi = _held_ends(x, first, last, range)
                 nbins = int(math.ceil(builtins.float(_unsigned_subtract(hi, lo) / width)))
-        return _uniform_edges(x, first, last, comp, nbins), (first, last)
+        return _uniform_edges(x, first, last, comp, nbins), (first, last, comp)
     b = as_tensor(bins)
     if b.ndim == 0:
         try:
@@ -450,7 +455,7 @@ def _bin_edges(x, bins, range, weights):
         if nbins < 1:
             raise ValueError("`bins` must be positive, when an integer")
         first, last, comp = _outer_edges(x, range)
-        return _uniform_edges(x, first, last, comp, nbins), (first, last)
+        return _uniform_edges(x, first, last, comp, nbins), (first, last, comp)
     if b.ndim != 1:
         raise ValueError("`bins` must be 1d, when an array")
     if _eager(b) and _decreasing(b):  # data check, eager only
@@ -480,17 +485,25 @@ def _edge_dtype(x, first, last):
 
 def _count(x, edges, weights, span=None):
     """Counts (or summed weights) of ``x`` in [edges[i], edges[i+1]), the last bin closed; outliers and NaN
-    dropped.  ``span`` = (first, last) of uniform edges: the bin is computed arithmetically and corrected by one
-    against the edges (exact, and one fused pass in Inductor); otherwise found by binary search."""
+    dropped.  ``span`` = (first, last, comp) of uniform edges: the bin is computed arithmetically and corrected by
+    one against the edges next to it (exact, and one fused pass in Inductor); otherwise found by binary search."""
     nb = edges.numel() - 1
     common = _dtypes.to_torch(_dtypes.result_type(x, edges))
     xs, es = _sortable(x.to(common)), _sortable(edges.to(common))  # order keys: torch compares any dtype's
     if span is not None and span[1] > span[0] and math.isfinite(nb / (span[1] - span[0])):
-        first, last = span
-        guess = ((xs.to(torch.float64) - first) * (nb / (last - first))).to(torch.int64).clamp(0, nb - 1)
-        i = guess - (xs < es[guess]).to(torch.int64)
-        i = i + ((xs >= es[i + 1]) & (i != nb - 1)).to(torch.int64)
-        i = torch.where((xs >= es[0]) & (xs <= es[-1]), i, nb)
+        first, last, comp = span
+
+        def edge(k):  # es[k]
+            return _sortable(_linspace_at(k, first, last, nb + 1, comp).to(edges.dtype).to(common))
+
+        # Bin numbers held as whole float64s (NaN for NaN, dropped at the end), and no `&` of comparisons: with
+        # no bool or int lanes among the double ones, Inductor's CPU code keeps every mask in vector registers
+        # (it moves bool masks lane by lane, which cost 4x the rest of the kernel).
+        f8 = torch.float64
+        guess = ((xs.to(f8) - first) * (nb / (last - first))).clamp(0, nb - 1).trunc()
+        i = guess - (xs < edge(guess)).to(f8)
+        i = i + (xs >= edge(i + 1)).to(f8) * (i != nb - 1).to(f8)
+        i = torch.where(xs >= es[0], torch.where(xs <= es[-1], i, nb), nb).to(torch.int64)
     else:
         i = torch.searchsorted(es, xs, right=True) - 1
         i = torch.where(xs == es[-1], nb - 1, i)
