@@ -17,6 +17,7 @@ import torch
 from . import _dtypes
 from ._ndarray import ndarray, view_of, wrap
 from ._normalize import as_tensor, check_out, copy_to_out
+from . import _creation as _C
 from . import _manipulation as _M
 from . import _ufuncs as U
 
@@ -145,14 +146,15 @@ def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
     d = _dtypes.to_dtype(dtype)
     if casting != "unsafe" and not _np.can_cast(self.dtype, d, casting):
         raise TypeError(f"Cannot cast array data from {self.dtype!r} to {d!r} according to the rule {casting!r}")
-    t, td = self.tensor, _dtypes.to_torch(d)
+    o, t, td = _C._order(order), self.tensor, _dtypes.to_torch(d)
     if t.dtype is td:
-        return wrap(t.clone()) if copy else self
-    return wrap(t.to(td))
+        return wrap(_C._copy_in(t, o)) if copy or not _C._has_layout(t, o) else self
+    r = t.to(td)
+    return wrap(r if _C._has_layout(r, o) else _C._copy_in(r, o))
 
 
 def copy(self, order="C"):
-    return wrap(self.tensor.clone(memory_format=torch.contiguous_format))
+    return wrap(_C._copy_in(self.tensor, _C._order(order)))
 
 
 def fill(self, value):

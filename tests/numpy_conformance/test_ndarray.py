@@ -296,6 +296,16 @@ def test_copy_and_fill():
     assert_matches(lambda xp, a: copy.deepcopy(a), a)
 
 
+@pytest.mark.parametrize("order", ["C", "F", "A", "K", "x"])
+@pytest.mark.parametrize("dtype", ["f8", "f4"])
+def test_copy_and_astype_order(order, dtype):
+    """``order=`` sets the copy's memory layout (both once kept the source's, or made it C-contiguous)."""
+    for a in (numpy.arange(6.0).reshape(2, 3), numpy.arange(6.0).reshape(2, 3).T):
+        assert_matches(lambda xp, a: a.copy(order=order).strides, a)
+        assert_matches(lambda xp, a: a.astype(dtype, order=order).strides, a)
+        assert_matches(lambda xp, a: a.astype(dtype, order=order, copy=False).strides, a)
+
+
 @pytest.mark.parametrize("src,dst", [("f8", "i8"), ("f8", "u1"), ("i4", "f4"), ("i8", "i4"), ("i1", "i8"),
                                      ("c16", "f8"), ("f4", "c8"), ("u2", "i1"), ("f8", "?")])
 def test_view_dtype(src, dst):
