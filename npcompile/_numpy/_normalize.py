@@ -110,6 +110,8 @@ def as_tensor(x) -> torch.Tensor:
         return _from_numpy(_np.asarray(x))
     if isinstance(x, (list, tuple)):
         return _seq_tensor(x)
+    if isinstance(x, range):
+        return _seq_tensor(list(x))
     if isinstance(x, (torch.SymInt, torch.SymFloat, torch.SymBool)):
         return torch.scalar_tensor(x, dtype={torch.SymInt: torch.int64, torch.SymFloat: torch.float64,
                                              torch.SymBool: torch.bool}[type(x)])
@@ -131,7 +133,7 @@ def as_tensor_dtype(x, dtype) -> torch.Tensor:
     if dtype is None:
         return as_tensor(x)
     if type(x) in (builtins.bool, builtins.int, builtins.float, builtins.complex) or (
-            isinstance(x, (list, tuple)) and not _holds_tensor(x)):
+            isinstance(x, (list, tuple, range)) and not _holds_tensor(x)):
         try:
             return _from_numpy(_np.array(x, dtype=dtype))
         except ValueError as e:

@@ -60,6 +60,15 @@ def test_array_nested_arrays_and_scalars(a, dtype):
         assert_matches(lambda xp, a: xp.array([a, 1, 2.5]), a)
 
 
+@pytest.mark.parametrize("r", [range(4), range(0), range(9, 2, -3), range(126, 130)])
+@pytest.mark.parametrize("dtype", [None, "f4", "i1"])
+def test_array_from_range(r, dtype):
+    """A range is a sequence of Python ints (it was refused as an object array)."""
+    assert_matches(lambda xp: xp.array(r, dtype=dtype))
+    assert_matches(lambda xp: xp.asarray(r, dtype=dtype))
+    assert_matches(lambda xp: xp.add(r, 1))
+
+
 def test_array_errors():
     assert_matches(lambda xp: xp.array([1, 2], copy=False))
     assert_matches(lambda xp: xp.array([[1, 2], [3]]))
