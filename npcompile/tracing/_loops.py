@@ -9,9 +9,13 @@ the loop state and compiled with the same settings, once per iteration.  The run
 a deliberate graph break that ``explain`` reports as an outlined loop; code before and after the loop are
 graphs of their own.
 
-The rewrite is exact or not done: a loop whose meaning could change (break/continue/return, loop ``else``,
-nested scopes, names that may be unbound, closures over loop variables...) is left to Dynamo, and a function
-whose source is unavailable or does not compile back to its own bytecode is returned unchanged.
+``break``, ``continue`` and ``return`` in the body (an iterative solver's convergence test) become returns of the
+body function with a flag the runner acts on; Dynamo itself would recompile the code after such a test once per
+iteration (its resume frame is specialised on the loop counter) and give up after 16, running the rest in NumPy.
+
+The rewrite is exact or not done: a loop whose meaning could change (loop ``else``, nested scopes, names that may
+be unbound, closures over loop variables...) is left to Dynamo, and a function whose source is unavailable or does
+not compile back to its own bytecode is returned unchanged.
 """
 
 from __future__ import annotations
@@ -41,8 +45,11 @@ _LOOP_OPCODES = frozenset(op for name, op in dis.opmap.items() if "BACKWARD" in 
 _COMPS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 # Constructs a loop body must not contain (they act outside the body or need the function's own frame).
-_BODY_BANNED = _SCOPES + (ast.Return, ast.Yield, ast.YieldFrom, ast.Await, ast.Global, ast.Nonlocal, ast.Delete,
+_BODY_BANNED = _SCOPES + (ast.Yield, ast.YieldFrom, ast.Await, ast.Global, ast.Nonlocal, ast.Delete,
                           ast.Match, ast.AsyncFor, ast.AsyncWith)
+# How an outlined body ended (its last result, after the state): ran to the end or ``continue``d, ``break``,
+# or ``return`` (the value comes after the flag).
+_NEXT, _BREAK, _RETURN = 0, 1, 2
 # Names whose use makes a name-based analysis of the function unsound.
 _INTROSPECTION = {"locals", "vars", "eval", "exec", "globals", "super", "dir"}
 
@@ -251,17 +258,51 @@ def _flow_stmt(s, defined, exposed):
     return defined | _stores(s)
 
 
-def _check_body(stmts, top=True):
-    """Raise _Skip if the loop body has a construct that acts outside it (break/continue of this loop...)."""
+def _check_body(stmts, top=True) -> set:
+    """Raise _Skip if the loop body has a construct that acts outside it (a nested scope, ``yield``...); return
+    the kinds of exit it has: ast.Break / ast.Continue of this loop, ast.Return."""
+    exits = set()
     for s in stmts:
         for n in _walk_here(s):
             if isinstance(n, _BODY_BANNED):
                 raise _Skip
-            if top and isinstance(n, (ast.Break, ast.Continue)):
-                raise _Skip
+            if isinstance(n, ast.Return) or (top and isinstance(n, (ast.Break, ast.Continue))):
+                exits.add(type(n))
             if isinstance(n, (ast.For, ast.While)):
-                _check_body(n.body, top=False)
-                _check_body(n.orelse, top=top)
+                exits |= _check_body(n.body, top=False) & {ast.Return}
+                exits |= _check_body(n.orelse, top=top)
+    return exits
+
+
+class _Exits(ast.NodeTransformer):
+    """Turns the body's ``break``/``continue`` of its loop and its ``return`` into returns of the body function:
+    the state, then the next while-test (while loops), the flag and the returned value."""
+
+    def __init__(self, state, test):
+        self.state, self.test, self.top = state, test, True
+
+    def _ret(self, node, go, flag, value):
+        elts = [_name(n) for n in self.state] + ([go] if self.test is not None else [])
+        elts += [ast.Constant(flag), value if value is not None else ast.Constant(None)]
+        return ast.copy_location(ast.Return(value=ast.Tuple(elts=elts, ctx=ast.Load())), node)
+
+    def visit_Break(self, node):
+        return self._ret(node, ast.Constant(False), _BREAK, None) if self.top else node
+
+    def visit_Continue(self, node):
+        return self._ret(node, copy.deepcopy(self.test), _NEXT, None) if self.top else node
+
+    def visit_Return(self, node):
+        return self._ret(node, ast.Constant(False), _RETURN, node.value)
+
+    def _loop(self, node):  # a nested loop: its body's break/continue are its own
+        top, self.top = self.top, False
+        node.body = [self.visit(x) for x in node.body]
+        self.top = top
+        node.orelse = [self.visit(x) for x in node.orelse]
+        return node
+
+    visit_For = visit_While = _loop
 
 
 def _walk_here(node):
@@ -285,8 +326,9 @@ class _Plan:
     before the loop, rebound in it and read in it or after it), the names it only reads (``reads``), and
     whether the body needs the loop item."""
 
-    def __init__(self, index, node, state, reads, with_item):
+    def __init__(self, index, node, state, reads, with_item, exits):
         self.index, self.node, self.state, self.reads, self.with_item = index, node, state, reads, with_item
+        self.exits = exits  # the kinds of exit in the body (ast.Break, ast.Continue, ast.Return)
 
 
 def _plan(fn, tree) -> list:
@@ -319,7 +361,7 @@ def _plan_loop(i, s, after, defined, local, cells, np_names, fn):
     if not any(isinstance(n, ast.Subscript) or (isinstance(n, ast.Name) and n.id in np_names)
                for x in looped for n in ast.walk(x)):
         return None
-    _check_body(s.body)
+    exits = _check_body(s.body)
     exposed: set = set()
     if isinstance(s, ast.For):
         target = _stores(s.target)
@@ -340,7 +382,7 @@ def _plan_loop(i, s, after, defined, local, cells, np_names, fn):
     with_item = True
     if isinstance(s, ast.For) and isinstance(s.target, ast.Name) and s.target.id not in state:
         with_item = any(isinstance(n, ast.Name) and n.id == s.target.id for x in s.body for n in ast.walk(x))
-    return _Plan(i, s, sorted(state), sorted(reads), with_item)
+    return _Plan(i, s, sorted(state), sorted(reads), with_item, exits)
 
 
 def _short_literal(it, fn, local) -> bool:
@@ -394,6 +436,7 @@ def _build(fn, tree, plans, compile_body, recorder):
     code = fn.__code__
     defs = []
     body = list(tree.body)
+    inserted = 0
     for k, p in enumerate(plans):
         s = p.node
         params = p.state + p.reads
@@ -406,19 +449,32 @@ def _build(fn, tree, plans, compile_body, recorder):
                                                   s))
             call_args = [s.iter]
         else:
-            ret.append(s.test)
+            ret.append(copy.deepcopy(s.test))
             call_args = []
             defs.append(_def(f"{_PREFIX}cond{k}", p.state + p.reads, [ast.Return(value=copy.deepcopy(s.test))], s))
+        if p.exits:
+            exits = _Exits(p.state, s.test if isinstance(s, ast.While) else None)
+            stmts = [exits.visit(x) for x in stmts]
+            ret += [ast.Constant(_NEXT), ast.Constant(None)]
         defs.append(_def(f"{_PREFIX}body{k}", params,
                          stmts + [ast.Return(value=ast.Tuple(elts=ret, ctx=ast.Load()))], s))
         call = ast.Call(func=_name(f"{_PREFIX}run{k}"), args=call_args + [_name(n) for n in params
                                                                           if n != _PREFIX + "item"], keywords=[])
-        if p.state:
-            new = ast.Assign(targets=[ast.Tuple(elts=[_name(n, True) for n in p.state], ctx=ast.Store())],
-                             value=call)
+        # the runner gives the state, and after a body with exits whether it returned and what
+        targets = [_name(n, True) for n in p.state]
+        if p.exits:
+            targets = [_name(f"{_PREFIX}returned{k}", True), _name(f"{_PREFIX}value{k}", True)] + targets
+        if targets:
+            new = ast.Assign(targets=[ast.Tuple(elts=targets, ctx=ast.Store())], value=call)
         else:
             new = ast.Expr(value=call)
-        body[p.index] = ast.copy_location(new, s)
+        at = p.index + inserted
+        body[at] = ast.copy_location(new, s)
+        if ast.Return in p.exits:
+            check = ast.If(test=_name(f"{_PREFIX}returned{k}"), body=[ast.Return(value=_name(f"{_PREFIX}value{k}"))],
+                           orelse=[])
+            body.insert(at + 1, ast.copy_location(check, s))
+            inserted += 1
     tree.body = body
     runners = [f"{_PREFIX}run{k}" for k in range(len(plans))]
     codes = _codes(fn, [tree] + defs, runners)
@@ -435,11 +491,12 @@ def _build(fn, tree, plans, compile_body, recorder):
         label = f"{code.co_name}<loop at line {line}>"
         body_fn = make(codes[f"{_PREFIX}body{k}"], label, f"{fn.__qualname__}<loop at line {line}>")
         compiled = compile_body(body_fn)
+        exits = bool(p.exits)
         if isinstance(p.node, ast.For):
-            run = _for_runner(compiled, len(p.state), p.with_item, recorder)
+            run = _for_runner(compiled, len(p.state), p.with_item, recorder, exits)
         else:
             cond = make(codes[f"{_PREFIX}cond{k}"], label, label)
-            run = _while_runner(cond, compiled, len(p.state), recorder)
+            run = _while_runner(cond, compiled, len(p.state), recorder, exits)
         reason = f"{OUTLINED_LOOP} at line {line}"
         cells[runners[k]] = types.CellType(torch._dynamo.disable(run, reason=reason))
     new = make(codes[code.co_name], code.co_name, code.co_qualname, fn.__defaults__)
@@ -470,24 +527,27 @@ class _SharedRecorder:
         self.state._recorder = None
 
 
-def _for_runner(body, n_state, with_item, recorder):
+def _for_runner(body, n_state, with_item, recorder, exits):
     shared = _SharedRecorder(body, recorder)
 
     def run(iterable, *vals):
         state, reads = vals[:n_state], vals[n_state:]
         with shared:
-            if with_item:
-                for item in iterable:
-                    state = _step(body, (item,), state, reads)
-            else:
-                for _ in iterable:
-                    state = _step(body, (), state, reads)
-        return state
+            for item in iterable:
+                out = _step(body, (item,) if with_item else (), state, reads)
+                state = out[:n_state]
+                if exits:
+                    flag, value = out[n_state:]
+                    if flag == _BREAK:
+                        break
+                    if flag == _RETURN:
+                        return (True, value, *state)
+        return (False, None, *state) if exits else state
 
     return run
 
 
-def _while_runner(cond, step, n_state, recorder):
+def _while_runner(cond, step, n_state, recorder, exits):
     shared = _SharedRecorder(step, recorder)
 
     def run(*vals):
@@ -495,8 +555,15 @@ def _while_runner(cond, step, n_state, recorder):
         go = cond(*vals)  # the first test in plain NumPy; the step returns the next one from its graph
         with shared:
             while go:
-                *state, go = _step(step, (), state, reads)
-        return tuple(state)
+                out = _step(step, (), state, reads)
+                state, go = out[:n_state], out[n_state]
+                if exits:
+                    flag, value = out[n_state + 1:]
+                    if flag == _BREAK:
+                        break
+                    if flag == _RETURN:
+                        return (True, value, *state)
+        return (False, None, *state) if exits else tuple(state)
 
     return run
 

@@ -273,11 +273,95 @@ def _no_arrays(u, n):
     return u * s
 
 
-@pytest.mark.parametrize("fn", [_break, _continue, _return_in_body, _else, _del, _nested_def, _unbound_after,
-                                _cell, _global, _small_range, _no_arrays], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("fn", [_else, _del, _nested_def, _unbound_after, _cell, _global, _small_range, _no_arrays],
+                         ids=lambda f: f.__name__)
 def test_loops_left_to_dynamo_keep_python_semantics(fn):
     args = (np.arange(12.0),) + ((15,) if fn is _no_arrays else ())
     _check(fn, *args, outlined=False)
+
+
+def _nested_exits(u):
+    for i in range(20):
+        for j in range(5):
+            if j == 2:
+                break  # the inner loop's
+            u[j] += 1.0
+        else:
+            break  # never: the inner loop always breaks
+        while u[0] > 1e9:
+            continue  # the while loop's (never runs)
+        for j in range(3):
+            if np.sum(u) > 60 + i:
+                return u * 0.5, i, j  # returns from the function, from inside an inner loop
+        try:
+            if i == 17:
+                return u, -i, None
+        finally:
+            u[5] += 1.0  # runs on the way out, as in Python
+    return u, None, None
+
+
+def _bare_return(u):
+    for i in range(20):
+        u[i % 4] += 2.0
+        if u[0] > 5:
+            return
+    return u
+
+
+def _while_exits(u, tol):
+    steps = 0
+    while np.max(u) > tol:
+        steps += 1
+        if steps % 3 == 0:
+            u = u * 0.9
+            continue
+        if steps > 40:
+            break
+        if np.min(u) < -1:
+            return None, steps
+        u = u * 0.5
+    return u, steps
+
+
+@pytest.mark.parametrize("fn", [_break, _continue, _return_in_body, _nested_exits, _bare_return],
+                         ids=lambda f: f.__name__)
+def test_break_continue_and_return_in_outlined_for_loops(fn):
+    _check(fn, np.arange(12.0))
+    _check(fn, np.zeros(12))  # other exits taken
+
+
+def test_break_continue_and_return_in_outlined_while_loops():
+    for u, tol in ((np.arange(6.0), 0.01), (np.arange(6.0) - 3, 0.01), (np.arange(6.0), 1e-30), (np.zeros(3), 1)):
+        _check(_while_exits, u, tol)
+
+
+def test_convergence_test_compiles_a_fixed_number_of_graphs():
+    """Dynamo alone recompiles the code after the test once per iteration (16 times, then runs NumPy)."""
+    def jacobi(a, b, tol, maxiter):
+        x = np.zeros_like(b)
+        d = np.diag(a)
+        r = a - np.diagflat(d)
+        for k in range(maxiter):
+            x_new = (b - r @ x) / d
+            if np.linalg.norm(x_new - x, ord=np.inf) < tol:
+                return x_new, k
+            x = x_new
+        return x, maxiter
+
+    rng = np.random.default_rng(0)
+    a = rng.random((6, 6)) + 6 * np.eye(6)
+    b = rng.random(6)
+    rec = RecordingBackend()
+    f = _check(jacobi, a, b, 1e-4, 50, backend=rec)
+    assert f(a, b, 1e-4, 50)[1] == jacobi(a, b, 1e-4, 50)[1] == 8
+    first = len(rec.graphs)
+    assert first <= 8
+    got, want = f(a, b, 1e-12, 50), jacobi(a, b, 1e-12, 50)  # 28 iterations, a new tolerance
+    assert same(got, want) and want[1] == 28
+    second = len(rec.graphs)  # tol turned dynamic: the body and its rest compiled once more
+    assert second - first <= 4
+    assert same(f(a, b, 1e-8, 50), jacobi(a, b, 1e-8, 50)) and len(rec.graphs) == second
 
 
 def test_maybe_unbound_read_is_left_alone():
