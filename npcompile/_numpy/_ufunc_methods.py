@@ -258,21 +258,21 @@ def _reduce_general(uf, x, t, axes, loop, mask, init, n):
     if mask is not None and identity is None and init is None:
         raise ValueError(f"reduction operation '{name}' does not have an identity, so to use a where mask one has "
                          "to specify 'initial'")
+    start = init if init is not None else identity  # NumPy reduces from initial=, else from the identity
     if n == 0:
-        start = init if init is not None else identity
         if start is None:
             raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
         return start.expand(_keep_shape(t.shape, axes)).clone()
-    if not axes:  # each element reduces alone: initial op x, or what a masked-out element leaves
-        r = (x.clone() if x is t else x) if init is None else uf._run([init, x], loop)
-        return r if mask is None else _dtypes.where(mask, r, init if init is not None else identity)
+    if not axes:  # each element reduces alone: start op x, or what a masked-out element leaves
+        r = (x.clone() if x is t else x) if start is None else uf._run([start, x], loop)
+        return r if mask is None else _dtypes.where(mask, r, start)
     if name not in _REORDERABLE:
         return _fold(uf, loop, x, axes[0], mask, init if init is not None else identity if mask is not None
                      else None)
     if mask is not None:
         x = _dtypes.where(mask, x, identity if identity is not None else init)
-    r = _kernel(uf, loop, acc)(x, axes, True)
-    return r if init is None else uf._run([init, r], loop)
+    r = _kernel(uf, loop, acc)(x, axes, True)  # (the identity shows on one element: hypot, gcd of -3 are 3)
+    return r if start is None else uf._run([start, r], loop)
 
 
 def plain_dims(t, axis, keepdims):
@@ -453,9 +453,10 @@ def _segments(uf, x, idx, loop):
         index = seg.reshape((-1,) + (1,) * (x.ndim - 1)).expand(c.shape)
         res = res.scatter_reduce(0, index, c, kind, include_self=False)
         return _back(res, x.dtype, order=kind in ("amax", "amin"))
-    # other ufuncs: one reduction per segment (a Python loop over segments, data-dependent bounds)
+    # other ufuncs: one reduction per segment (a Python loop over segments, data-dependent bounds); a segment of
+    # one element is that element (reduceat does not start from the identity as reduce does)
     bounds = torch.stack([idx, idx + lengths]).tolist()
-    outs = [reduce_tensor(uf, x[s:e], (0,), loop).squeeze(0) for s, e in zip(*bounds)]
+    outs = [x[s] if e - s == 1 else reduce_tensor(uf, x[s:e], (0,), loop).squeeze(0) for s, e in zip(*bounds)]
     return torch.stack(outs) if outs else x.new_empty((0,) + tuple(x.shape[1:]))
 
 
