@@ -85,6 +85,8 @@ def _unique_rows(t: torch.Tensor, axis: int):
     perm = torch.arange(rows.shape[0], device=t.device)
     for j in range(rows.shape[1] - 1, -1, -1):  # least significant column first, each sort stable
         perm = perm[_argsort(rows[perm, j], 0)]
+        if rows.dtype == torch.float16:  # NumPy's float16 row comparison puts NaNs first (its other types last)
+            perm = perm[_argsort(~torch.isnan(rows[perm, j]), 0)]
     aux = _moved(rows, lambda m: m[perm])
     new = torch.ones(aux.shape[0], dtype=torch.bool, device=t.device)
     new[1:] = (aux[1:] != aux[:-1]).any(1)
