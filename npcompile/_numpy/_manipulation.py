@@ -830,6 +830,11 @@ def pad(array, pad_width, mode="constant", **kwargs):
     corners come out as in NumPy.  'reflect' and 'symmetric' reflect repeatedly (by whole periods of the
     original) when the pad is wider than the array; a singleton axis is edge-padded."""
     a = as_tensor(array)
+    if isinstance(pad_width, dict):  # {axis: width or (before, after)}; the other axes are not padded
+        seq = [(0, 0)] * a.ndim
+        for ax, w in pad_width.items():
+            seq[ax] = (w, w) if isinstance(w, int) else tuple(w)
+        pad_width = seq
     widths = _pad_pairs(pad_width, a.ndim, as_index=True, check_kind=True)
     if callable(mode):
         return _pad_callable(a, widths, mode, kwargs)

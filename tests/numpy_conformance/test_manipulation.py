@@ -532,7 +532,11 @@ def test_pad_cases():
              (numpy.array(5), 1, "constant", {}), (numpy.array(5), (), "constant", {}),
              ([1, 2], 1, "constant", {"stat_length": 3}), ([1, 2], 1, "mean", {"stat_length": -1}),
              ([1, 2], 1, "mean", {"stat_length": 1.5}), ([1, 2], numpy.array([1, 1]), "constant", {}),
-             ([1, 2], [1.0, 1.0], "constant", {}), (numpy.array([1, 2], numpy.float16), 2, "mean", {})]
+             ([1, 2], [1.0, 1.0], "constant", {}), (numpy.array([1, 2], numpy.float16), 2, "mean", {}),
+             # a dict of widths per axis (was refused with a TypeError; found by hand probing)
+             (numpy.arange(4).reshape(2, 2), {-2: 2}, "edge", {}), (numpy.arange(4).reshape(2, 2), {}, "edge", {}),
+             (numpy.arange(4).reshape(2, 2), {0: 1, 1: (0, 2)}, "constant", {}),
+             (numpy.arange(4).reshape(2, 2), {3: 1}, "constant", {}), ([1, 2], {0: -1}, "constant", {})]
     for a, width, mode, kwargs in cases:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
