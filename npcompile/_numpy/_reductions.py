@@ -246,6 +246,9 @@ def _var(a, axis, dtype, out, ddof, keepdims, where, mean_, correction, root, na
         keep = ~torch.isnan(t)
         mask = keep if mask is None else mask & keep
     r = _var_tensor(t, axes, mask, acc, _ddof(ddof, correction), mean_, nan)
+    if root and out is not None:  # NumPy roots the variance in out, as sqrt(out, out=out): 'same_kind' casting
+        o = finish(r.to(_dtypes.to_torch(res)), axes, _kd(keepdims), out, "add")
+        return U.sqrt(o, out=o)
     r = torch.sqrt(r) if root else r
     return finish(r.to(_dtypes.to_torch(res)), axes, _kd(keepdims), out, "add")
 
