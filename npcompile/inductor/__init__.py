@@ -38,9 +38,10 @@ _CPU_ONLY = {"fallback_random": True}
 
 def _cpu_passes() -> dict:
     """Our graph passes for CPU graphs (imported on first compile: Inductor's modules load slowly)."""
+    from ._bool_masks import BoolMaskPass
     from ._outer_reductions import OuterReductionPass
 
-    return {"post_grad_custom_pre_pass": OuterReductionPass()}
+    return {"post_grad_custom_pre_pass": OuterReductionPass(), "post_grad_custom_post_pass": BoolMaskPass()}
 
 
 def _known(options: dict) -> dict:

@@ -1,0 +1,92 @@
+"""The CPU post-grad pass that keeps bool masks in vectorizable forms (npcompile/inductor/_bool_masks.py), run on
+aten graphs traced with fake tensors and Inductor's decompositions: no Inductor compile needed to check the
+rewrite and its values."""
+
+import pytest
+import torch
+from torch._inductor.decomposition import select_decomp_table
+from torch.fx.experimental.proxy_tensor import make_fx
+
+from npcompile.inductor import inductor_options
+from npcompile.inductor._bool_masks import BoolMaskPass
+
+aten, prims = torch.ops.aten, torch.ops.prims
+_LOGIC = {aten.bitwise_and.Tensor, aten.bitwise_or.Tensor, aten.bitwise_xor.Tensor, aten.logical_and.default,
+          aten.logical_or.default, aten.logical_xor.default}
+
+
+def _rewritten(fn, *args, mode="fake"):
+    gm = make_fx(fn, tracing_mode=mode, decomposition_table=select_decomp_table())(*args)  # as Inductor's graphs
+    BoolMaskPass()(gm.graph)
+    gm.graph.lint()
+    gm.recompile()
+    return gm
+
+
+def _targets(gm):
+    return [n.target for n in gm.graph.nodes if n.op == "call_function"]
+
+
+def _check_same(gm, fn, *args):
+    expected, got = fn(*args), gm(*args)
+    if not isinstance(expected, tuple):
+        expected, got = (expected,), (got,)
+    for e, g in zip(expected, got):
+        assert g.dtype == e.dtype and g.shape == e.shape and g.stride() == e.stride()
+        torch.testing.assert_close(g, e, rtol=0, atol=0, equal_nan=True)
+
+
+_x = torch.tensor([-2.0, -1.0, -0.5, 0.0, 0.5, 1.0, 2.0, float("nan"), float("inf"), -float("inf")],
+                  dtype=torch.float64)
+
+
+@pytest.mark.parametrize("name, fn", [
+    ("&", lambda x, y: torch.where((x > -1.0) & (x < 1.0), x, 0.0)),
+    ("|", lambda x, y: torch.where((x < -1.0) | (x > 1.0) | torch.isnan(x), x, 0.0)),
+    ("^", lambda x, y: ((x < 1.0) ^ (y > 0)).sum()),
+    ("logical_and/or/xor",
+     lambda x, y: torch.logical_xor(torch.logical_and(x > 0, y > 0), torch.logical_or(x < 0, y < 0))),
+    ("~ of &, broadcast masks", lambda x, y: ~((x[:, None] > 0) & (y > 0.5))),
+    ("& of a bool input", lambda x, y: torch.where((x > 0) & (y > 0.5).clone(), y, x).any()),
+])
+def test_logic_of_masks_becomes_where_with_the_same_values(name, fn):
+    y = torch.linspace(-1, 1, _x.numel(), dtype=torch.float64)
+    gm = _rewritten(fn, _x, y)
+    assert not _LOGIC & set(_targets(gm)), gm.graph
+    _check_same(gm, fn, _x, y)
+
+
+def test_logic_of_integers_is_left_alone():
+    def fn(a, b):
+        return (a & b) | (a ^ b)
+    a, b = torch.arange(10), torch.arange(10, 0, -1)
+    gm = _rewritten(fn, a, b)
+    assert _targets(gm).count(aten.bitwise_and.Tensor) == 1 and aten.where.self not in _targets(gm)
+
+
+def test_masks_converted_to_narrow_integers_go_through_float32():
+    def fn(x):
+        return (x > 0).to(torch.uint8), (x < 0).to(torch.int32), (x < 0).to(torch.int64)
+    gm = _rewritten(fn, _x)
+    wheres = [n for n in gm.graph.nodes if n.target is aten.where.self]
+    assert len(wheres) == 2 and all(w.meta["val"].dtype == torch.float32 for w in wheres)
+    _check_same(gm, fn, _x)
+
+
+def test_stored_masks_are_reinterpreted_uint8():
+    def fn(x, m):
+        return torch.nonzero(x > 0), x[(x > 0) & m], torch.nonzero(m), x < 0, (x < 1).reshape(2, 5)
+    m = torch.arange(10) % 3 == 0
+    gm = _rewritten(fn, _x, m, mode="symbolic")
+    views = [n for n in gm.graph.nodes if n.target is aten.view.dtype]
+    # nonzero and index of computed masks, and the returned mask; not the input mask nor the returned view
+    assert len(views) == 3, gm.graph
+    consumers = {u.target if u.op == "call_function" else u.op for v in views for u in v.users}
+    assert consumers == {aten.nonzero.default, aten.index.Tensor, "output"}
+    assert sum(n.target is aten.nonzero.default and n.args[0].op == "placeholder" for n in gm.graph.nodes) == 1
+    _check_same(gm, fn, _x, m)
+
+
+def test_the_pass_is_installed_for_cpu_graphs_only():
+    assert isinstance(inductor_options()["post_grad_custom_post_pass"], BoolMaskPass)
+    assert "post_grad_custom_post_pass" not in inductor_options(device_type="cuda")
