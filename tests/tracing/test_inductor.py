@@ -5,6 +5,7 @@ import pytest
 import torch
 
 from npcompile import _compile as C
+from npcompile.tracing._dynamo_patch import _torch_version
 
 from .conftest import same
 
@@ -22,6 +23,8 @@ def test_inductor_fused_kernel_matches_numpy():
 
 
 @pytest.mark.inductor
+@pytest.mark.xfail(_torch_version() < (2, 13), strict=True,
+                   reason="torch 2.11's C++ code ignores emulate_precision_casts (README: deviations)")
 def test_inductor_rounds_float16_as_numpy():
     """NumPy rounds each float16 result; fused code must too (without emulate_precision_casts, a*b+c kept a*b in
     float32 and differed in about a quarter of the elements, and histogram bins of float16 data moved)."""

@@ -356,11 +356,11 @@ def test_convergence_test_compiles_a_fixed_number_of_graphs():
     f = _check(jacobi, a, b, 1e-4, 50, backend=rec)
     assert f(a, b, 1e-4, 50)[1] == jacobi(a, b, 1e-4, 50)[1] == 8
     first = len(rec.graphs)
-    assert first <= 8
+    assert first <= (8 if NESTED_GRAPH_BREAKS else 10)  # (2.11: the entry function splits too)
     got, want = f(a, b, 1e-12, 50), jacobi(a, b, 1e-12, 50)  # 28 iterations, a new tolerance
     assert same(got, want) and want[1] == 28
     second = len(rec.graphs)  # tol turned dynamic: the body and its rest compiled once more
-    assert second - first <= 4
+    assert second - first <= (4 if NESTED_GRAPH_BREAKS else 5)
     assert same(f(a, b, 1e-8, 50), jacobi(a, b, 1e-8, 50)) and len(rec.graphs) == second
 
 
