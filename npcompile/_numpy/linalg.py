@@ -266,6 +266,7 @@ def eigvalsh(a: ArrayLike, UPLO="L"):
 def _svd(a, full_matrices, failure="SVD did not converge", hermitian=False):
     """(u, s, vh) in the computation dtype; ``hermitian`` as NumPy: from eigh, by descending |eigenvalue|."""
     if hermitian:
+        _stacked_square(a)
         w, u = torch.linalg.eigh(a)
         order = w.abs().argsort(-1, descending=True)
         w, u = w.gather(-1, order), u.gather(-1, order[..., None, :].expand(u.shape))
@@ -280,6 +281,7 @@ def _svd(a, full_matrices, failure="SVD did not converge", hermitian=False):
 
 def _singular_values(a, hermitian=False):
     if hermitian:
+        _stacked_square(a)
         return torch.linalg.eigvalsh(a).abs().sort(-1, descending=True).values
     try:
         s = torch.linalg.svdvals(a)

@@ -282,6 +282,15 @@ def test_svd_hermitian(m, compute_uv):
         close((u * s[..., None, :]) @ vh, a, u.dtype, 10)
 
 
+@pytest.mark.parametrize("call", [lambda xp, a: xp.linalg.svd(a, hermitian=True),
+                                  lambda xp, a: xp.linalg.svd(a, compute_uv=False, hermitian=True),
+                                  lambda xp, a: xp.linalg.pinv(a, hermitian=True),
+                                  lambda xp, a: xp.linalg.matrix_rank(a, hermitian=True)])
+def test_hermitian_needs_square(call):
+    """NumPy's LinAlgError for a non-square hermitian= matrix (torch's RuntimeError leaked; found by hand)."""
+    assert_matches(call, numpy.arange(6.0).reshape(2, 3))
+
+
 @given(matrices(), st.sampled_from(["reduced", "complete", "r", "raw"]))
 def test_qr(a, mode):
     expected, actual = both(lambda xp, a: xp.linalg.qr(a, mode), a)
