@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import builtins
 import math
+import operator
 import types
 
 import numpy as _np
@@ -202,14 +203,14 @@ def view(self, dtype=None, type=None):
 def sort(self, axis=-1, kind=None, order=None, *, stable=None):
     from ._sorting import sort as f
 
-    r = f(self, axis=axis, kind=kind, order=order, stable=stable)
+    r = f(self, axis=operator.index(axis), kind=kind, order=order, stable=stable)  # in place: no axis=None
     copy_to_out(r.tensor, self, "unsafe")
 
 
 def partition(self, kth, axis=-1, kind="introselect", order=None):
     from ._sorting import partition as f
 
-    r = f(self, kth, axis=axis, kind=kind, order=order)
+    r = f(self, kth, axis=operator.index(axis), kind=kind, order=order)
     copy_to_out(r.tensor, self, "unsafe")
 
 
@@ -243,6 +244,13 @@ def compress(self, condition, axis=None, out=None):
     from ._indexing import compress as f
 
     return f(condition, self, axis=axis, out=out)
+
+
+def clip(self, min=_np._NoValue, max=_np._NoValue, out=None, **kwargs):
+    """The method's bounds are both optional (``a.clip(0)``); the function's positional ones are not."""
+    from ._math import clip as f
+
+    return f(self, out=out, min=min, max=max, **kwargs)
 
 
 def flatten(self, order="C"):
@@ -341,7 +349,7 @@ def to_device(self, device, /, *, stream=None):
 
 _SPECIAL = {
     "reshape": reshape, "transpose": transpose, "astype": astype, "copy": copy, "fill": fill, "view": view,
-    "sort": sort, "partition": partition, "resize": resize, "compress": compress, "flatten": flatten,
+    "sort": sort, "partition": partition, "resize": resize, "compress": compress, "clip": clip, "flatten": flatten,
     "squeeze": squeeze, "tobytes": tobytes, "getfield": getfield, "setfield": setfield, "setflags": setflags,
     "byteswap": byteswap, "conj": conj, "conjugate": conj, "max": max, "min": min, "__getitem__": __getitem__,
     "__setitem__": __setitem__, "__contains__": __contains__, "__delitem__": __delitem__, "dump": dump,

@@ -148,6 +148,10 @@ class flatiter:
 
     def __setitem__(self, idx, value):
         a = self.base
+        if not isinstance(idx, (int, _np.integer)):  # a selection: the values cycle over it, as ``put`` does
+            from ._indexing import put
+
+            return put(a, wrap(torch.arange(a.size, device=a.tensor.device))[idx], value)
         if a.tensor.is_contiguous():
             view = wrap(a.tensor.view(-1))
             view._writeable = a._writeable
@@ -332,10 +336,10 @@ class ndarray:
         return self.tensor.shape[0]
 
     def __iter__(self):
-        if self.tensor.ndim == 0:
+        t = self.tensor
+        if t.ndim == 0:  # raised by iter() itself, as NumPy's (a generator would raise only when advanced)
             raise TypeError("iteration over a 0-d array")
-        for i in range(self.tensor.shape[0]):
-            yield view_of(self, self.tensor[i])
+        return (view_of(self, t[i]) for i in range(t.shape[0]))
 
     def _one_element(self, what):
         """The single element as a 0-D tensor: NumPy 2.4 converts only 0-D arrays to Python numbers (the

@@ -108,6 +108,14 @@ def test_flat_get_and_set():
     t = shim.asarray(numpy.arange(12).reshape(3, 4)).T
     t.flat[1] = -5
     assert t.tolist()[0][1] == -5
+    # a selection cycles the values over it (it raised a broadcast error; found by hand probing)
+    for idx, v in [([0, 1, 2, 3], [7, 8]), (slice(1, 5), [7, 8, 9, 10, 11, 12]), (Ellipsis, [1, 2]), ([1], []),
+                   (numpy.array([[0, 1], [2, 3]]), [9]), (slice(4, None), 2.5), (slice(None), numpy.array([[1], [2]]))]:
+        def assign(xp, a):
+            a.flat[idx] = v
+            return a
+        assert_matches(assign, numpy.arange(6.0))
+        assert_matches(assign, numpy.arange(6.0).reshape(2, 3).T)
 
 
 def test_device_and_namespace():
@@ -229,6 +237,19 @@ def test_len_iter():
     assert all(x.base is s for x in s)
     assert_matches(lambda xp: len(xp.asarray(3)))  # TypeError
     assert_matches(lambda xp: list(xp.asarray(3)))  # TypeError
+    assert_matches(lambda xp: iter(xp.asarray(3)))  # TypeError from iter() itself (was raised only when advanced)
+
+
+def test_method_forms():
+    """Method signatures that differ from the functions' (found by hand probing): both clip bounds optional,
+    in-place sort/partition take no axis=None."""
+    a = numpy.array([[3.0, 1, 2], [0, 5, 4]])
+    for call in (lambda xp, a: a.clip(1), lambda xp, a: a.clip(None, 2), lambda xp, a: a.clip(max=3),
+                 lambda xp, a: a.clip(1, 3, xp.zeros((2, 3))), lambda xp, a: a.clip(),
+                 lambda xp, a: a.clip(1, 2, min=3), lambda xp, a: xp.clip(a, 1)):
+        assert_matches(call, a)
+    assert_matches(lambda xp, a: a.sort(axis=None), a)
+    assert_matches(lambda xp, a: a.partition(1, axis=None), a)
 
 
 @pytest.mark.parametrize("conv", [bool, int, float, complex, operator.index], ids=lambda f: f.__name__)
