@@ -246,11 +246,14 @@ def _var(a, axis, dtype, out, ddof, keepdims, where, mean_, correction, root, na
         keep = ~torch.isnan(t)
         mask = keep if mask is None else mask & keep
     r = _var_tensor(t, axes, mask, acc, _ddof(ddof, correction), mean_, nan)
-    if root and out is not None:  # NumPy roots the variance in out, as sqrt(out, out=out): 'same_kind' casting
-        o = finish(r.to(_dtypes.to_torch(res)), axes, _kd(keepdims), out, "add")
+    kd = _kd(keepdims)
+    if root and (out is not None or res.kind in "biu" and r.ndim > (0 if kd else len(axes))):
+        # NumPy roots an array variance in place, sqrt(v, out=v): 'same_kind' casting, so an integer one (out=
+        # or dtype=) is an error; a 0-D one is cast back
+        o = finish(r.to(_dtypes.to_torch(res)), axes, kd, out, "add")
         return U.sqrt(o, out=o)
     r = torch.sqrt(r) if root else r
-    return finish(r.to(_dtypes.to_torch(res)), axes, _kd(keepdims), out, "add")
+    return finish(r.to(_dtypes.to_torch(res)), axes, kd, out, "add")
 
 
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=_NoValue, *, where=_NoValue, mean=_NoValue,

@@ -112,6 +112,9 @@ def test_var_mean_keyword_and_errors():
     for dt in ("i4", "?", "f4", "c16"):
         for name in ("std", "var", "nanstd"):
             assert_matches(lambda xp, a: getattr(xp, name)(a, axis=0, out=xp.zeros(4, dt)), a)
+    for dt in ("i1", "u1", "i2", int):  # likewise an integer dtype= for an array result; a 0-D one is cast back
+        for kw in ({"axis": 0}, {"axis": 1, "keepdims": True}, {}, {"axis": (0, 1)}, {"keepdims": True}):
+            assert_matches(lambda xp, a: xp.std(a, dtype=dt, **kw), a)
 
 
 @given(arrays(dtypes(ALL), SMALL, finite=True), st.sampled_from([None, "int64", "float64"]))
