@@ -215,11 +215,10 @@ def _var_tensor(t, axes, mask, acc, ddof, mean_, nan_dof):
     """Mean squared deviation over ``axes`` with ``n - ddof`` as divisor (keeps dims, accumulator dtype).
     ``nan_dof``: slices without degrees of freedom give nan (nanvar) rather than x/0 (var)."""
     m = _mean_tensor(t, axes, mask, acc) if mean_ is _NoValue else as_tensor(mean_).to(_dtypes.to_torch(acc))
-    x = t.to(_dtypes.to_torch(acc)) - m
+    xd = _dtypes.to_torch(_dtypes.result_type(_dtypes.from_torch(t.dtype), acc))  # NumPy's a - mean promotes
+    x = t.to(xd) - m.to(xd)
     sq = x.real * x.real + x.imag * x.imag if x.is_complex() else x * x
-    if mask is not None:
-        sq = torch.where(mask, sq, 0)
-    s = torch.sum(sq, axes, keepdim=True) if axes else sq
+    s = _sum_in(sq, axes, acc, mask)  # in the accumulator, as NumPy (an int8 dtype= wraps; torch.sum widened it)
     dof = _count(t, axes, mask) - ddof
     if isinstance(dof, torch.Tensor):
         if not _tracing(dof) and bool((dof <= 0).any()):  # data-dependent warning, eager only

@@ -115,6 +115,12 @@ def test_var_mean_keyword_and_errors():
     for dt in ("i1", "u1", "i2", int):  # likewise an integer dtype= for an array result; a 0-D one is cast back
         for kw in ({"axis": 0}, {"axis": 1, "keepdims": True}, {}, {"axis": (0, 1)}, {"keepdims": True}):
             assert_matches(lambda xp, a: xp.std(a, dtype=dt, **kw), a)
+    # squares are summed in dtype= (int8 wraps as NumPy's; torch.sum widened it) from a - mean promoted (a complex
+    # a keeps its imaginary part with a real dtype=)
+    for x in (a, a + 1j, a.astype("i1"), a.astype("f2")):
+        for dt in ("i1", "i2", "f4", "c8", None):
+            assert_matches(lambda xp, x: xp.var(x, dtype=dt), x, rtol=1e-3)
+            assert_matches(lambda xp, x: xp.var(x, axis=0, dtype=dt), x, rtol=1e-3)
 
 
 @given(arrays(dtypes(ALL), SMALL, finite=True), st.sampled_from([None, "int64", "float64"]))
