@@ -215,7 +215,7 @@ def _var_tensor(t, axes, mask, acc, ddof, mean_, nan_dof):
     """Mean squared deviation over ``axes`` with ``n - ddof`` as divisor (keeps dims, accumulator dtype).
     ``nan_dof``: slices without degrees of freedom give nan (nanvar) rather than x/0 (var)."""
     m = _mean_tensor(t, axes, mask, acc) if mean_ is _NoValue else as_tensor(mean_).to(_dtypes.to_torch(acc))
-    xd = _dtypes.to_torch(_dtypes.result_type(_dtypes.from_torch(t.dtype), acc))  # NumPy's a - mean promotes
+    xd = _dtypes.to_torch(_dtypes.promote_types(_dtypes.from_torch(t.dtype), acc))  # NumPy's a - mean promotes
     x = t.to(xd) - m.to(xd)
     sq = x.real * x.real + x.imag * x.imag if x.is_complex() else x * x
     s = _sum_in(sq, axes, acc, mask)  # in the accumulator, as NumPy (an int8 dtype= wraps; torch.sum widened it)
