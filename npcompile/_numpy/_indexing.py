@@ -297,6 +297,7 @@ def _one_array(t: torch.Tensor, i: torch.Tensor):
     if i.dtype is torch.bool:
         if i.shape != t.shape[:i.ndim]:
             return None
+        return _masked(t, i)
     elif i.dtype is not torch.int64 or not t.is_cpu or not t.numel():  # (torch checks no bounds on empty data)
         return None
     try:
@@ -430,7 +431,7 @@ def _assign_advanced(v, p, value):
         return
     idx = []
     for _, i, _ in p.adv:
-        idx.extend(i.nonzero().unbind(1) if i.dtype == torch.bool else (i,))
+        idx.extend(_nonzero(i, as_tuple=True) if i.dtype == torch.bool else (i,))
     b = _broadcast_indices(idx)
     nb, first = len(b), p.adv[0][0]  # first: the number of rest dims before the advanced ones
     rest_shape = tuple(v.shape[d] for d in rest)
@@ -757,7 +758,7 @@ def choose(a, choices, out=None, mode="raise"):
 def compress(condition: ArrayLike, a: ArrayLike, axis=None, out: OutArray = None):
     if condition.ndim != 1:
         raise ValueError("condition must be a 1-d array")
-    return take(wrap(a), wrap(torch.nonzero(condition != 0).reshape(-1)), axis).tensor
+    return take(wrap(a), wrap(_nonzero(condition != 0).reshape(-1)), axis).tensor
 
 
 def where(condition, x=None, y=None, /):
@@ -812,7 +813,7 @@ def select(condlist, choicelist, default=0):
 def nonzero(a: ArrayLike):
     if a.ndim == 0:
         raise ValueError("Calling nonzero on 0d arrays is not allowed. Use np.atleast_1d(scalar).nonzero() instead.")
-    return torch.nonzero(_truth(a), as_tuple=True)
+    return _nonzero(_truth(a), as_tuple=True)
 
 
 def _common_dtype(values, tensors) -> torch.dtype:
@@ -829,16 +830,71 @@ def _truth(t):
 def argwhere(a: ArrayLike):
     if a.ndim == 0:  # NumPy: as a 1-d array, then no columns
         return torch.nonzero(_truth(a).reshape(1))[:, :0]
-    return torch.nonzero(_truth(a))
+    return _nonzero(_truth(a))
 
 
 @normalizer
 def flatnonzero(a: ArrayLike):
-    return torch.nonzero(_truth(a).reshape(-1)).reshape(-1)
+    return _nonzero(_truth(a).reshape(-1)).reshape(-1)
 
 
 def extract(condition, arr):
-    return take(wrap(as_tensor(arr).reshape(-1)), flatnonzero(condition))
+    t, c = as_tensor(arr).reshape(-1), as_tensor(condition).reshape(-1)
+    if c.shape == t.shape and t.dtype in _dtypes.DIRECT:
+        return wrap(_masked(t, _truth(c)))
+    return take(wrap(t), flatnonzero(c))
+
+
+# Compiled for the CPU, mask indexing and nonzero compact the chosen elements themselves: Inductor's CPU code
+# runs the mask and the stores as fused vector loops and calls only the running count (aten.cumsum); as calls,
+# aten.index with a mask and aten.nonzero branch on every element (x[x > -1] of 4M float64: 34 -> 18 ms at one
+# thread, np.nonzero 30 -> 18 ms).  Eagerly, torch's own ops are the fastest.
+
+
+def _compiled_cpu(t) -> bool:
+    return type(t) is not torch.Tensor and t.is_cpu and is_tracing(t)  # (the type test first: quick eagerly)
+
+
+def _masked(t, m):
+    """``t[m]`` for a mask ``m`` over ``t``'s leading dims."""
+    if not _compiled_cpu(t) or t.is_complex():
+        return t[m]
+    if m.ndim == t.ndim:
+        return _compact(t.reshape(-1), m.reshape(-1))
+    # rows: the chosen ones gathered (compacting would move every row)
+    return t.reshape(m.numel(), *t.shape[m.ndim:])[_nonzero(m.reshape(-1)).reshape(-1)]
+
+
+def _nonzero(m, as_tuple=False):
+    """``torch.nonzero(m, as_tuple=as_tuple)`` for a mask ``m`` of at least one dim."""
+    if not _compiled_cpu(m):
+        return torch.nonzero(m, as_tuple=as_tuple)
+    flat = _compact(torch.arange(m.numel(), device=m.device), m.reshape(-1))
+    coords = [flat // math.prod(m.shape[d + 1:]) % m.shape[d] for d in range(m.ndim - 1)] + [flat % m.shape[-1]] \
+        if m.ndim > 1 else [flat]
+    return tuple(coords) if as_tuple else torch.stack(coords, 1)
+
+
+def _compact(v, m):
+    """``v[m]`` for 1-D ``v`` and ``m``: the running count of ``m`` is each chosen element's place (from 1; the
+    others all go to a spare place 0); the result is places 1 to k."""
+    n = m.shape[0]
+    counts = torch.cumsum(m.to(torch.int64), 0)
+    k = _true_count(counts).shape[0]
+    torch._check(k <= n)
+    places = torch.where(m, counts, 0)  # all in [0, n]
+    return torch.ops.aten._unsafe_index_put(v.new_empty(n + 1), [places], v)[1:k + 1]
+
+
+@torch.library.custom_op("npcompile::true_count", mutates_args=())
+def _true_count(counts: torch.Tensor) -> torch.Tensor:
+    """An empty (k, 0) tensor for the last running count k: traced, its size is the data-dependent length."""
+    return counts.new_empty((int(counts[-1]) if counts.numel() else 0, 0))
+
+
+@_true_count.register_fake
+def _(counts):
+    return counts.new_empty((torch.library.get_ctx().new_dynamic_size(), 0))
 
 
 def place(arr, mask, vals):

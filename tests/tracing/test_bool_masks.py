@@ -1,14 +1,19 @@
-"""The CPU post-grad pass that keeps bool masks in vectorizable forms (npcompile/inductor/_bool_masks.py), run on
-aten graphs traced with fake tensors and Inductor's decompositions: no Inductor compile needed to check the
-rewrite and its values."""
+"""Bool masks in compiled CPU code.  The post-grad pass that keeps them in vectorizable forms
+(npcompile/inductor/_bool_masks.py), run on aten graphs traced with fake tensors and Inductor's decompositions: no
+Inductor compile needed to check the rewrite and its values.  Mask indexing and nonzero as traced by the shim
+(compactions by running count): NumPy's answers, one graph."""
 
+import numpy as np
 import pytest
 import torch
 from torch._inductor.decomposition import select_decomp_table
 from torch.fx.experimental.proxy_tensor import make_fx
 
+from npcompile import _compile as C
 from npcompile.inductor import inductor_options
 from npcompile.inductor._bool_masks import BoolMaskPass
+
+from .conftest import same
 
 aten, prims = torch.ops.aten, torch.ops.prims
 _LOGIC = {aten.bitwise_and.Tensor, aten.bitwise_or.Tensor, aten.bitwise_xor.Tensor, aten.logical_and.default,
@@ -90,3 +95,54 @@ def test_stored_masks_are_reinterpreted_uint8():
 def test_the_pass_is_installed_for_cpu_graphs_only():
     assert isinstance(inductor_options()["post_grad_custom_post_pass"], BoolMaskPass)
     assert "post_grad_custom_post_pass" not in inductor_options(device_type="cuda")
+
+
+def _mask_code(a, b):
+    m = a > 0.3
+    c, d = a.copy(), b.copy()
+    c[m] = a[m] * 2.0 if a.size < 10 else 0.5  # (array values: a graph break, as before)
+    d[d > 0] = 0.5
+    return (a[m], a[(a > -1) & (a < 1)], np.nonzero(m), np.argwhere(b > 0.5), np.flatnonzero(m), np.extract(m, a),
+            np.where(b > 0), b[b[:, 0] > 0], b[b > 0], np.compress(b[:, 1] > 0, b, axis=0), np.extract(b[:2] > 0, b),
+            a[a > 100], np.nonzero(b > 100), c, d)
+
+
+@pytest.mark.parametrize("n", [20, 7, 0])
+def test_compiled_mask_indexing_and_nonzero_give_numpys_answers(n):
+    rng = np.random.default_rng(n)
+    a, b = rng.standard_normal(n), rng.standard_normal((6, 3))
+    assert same(C.compile(_mask_code, backend="aot_eager")(a, b), _mask_code(a, b))
+
+
+def test_compiled_mask_indexing_is_one_graph_of_compactions():
+    from torch._dynamo.backends.common import aot_autograd
+
+    graphs = []
+
+    def keep(gm, example_inputs):
+        graphs.append(gm)
+        return gm.forward
+
+    backend = aot_autograd(fw_compiler=keep)  # the aten graph, where the shim's calls are traced through
+
+    def fn(a, b):
+        return a[a > 0], np.nonzero(b > 0), np.argwhere(b > 0), np.extract(a > 0, a), b[b[:, 0] > 0]
+
+    rng = np.random.default_rng(0)
+    a, b = rng.standard_normal(12), rng.standard_normal((4, 3))
+    assert same(C.compile(fn, backend=backend)(a, b), fn(a, b))
+    (gm,) = graphs
+    calls = {str(n.target) for n in gm.graph.nodes if n.op == "call_function"}
+    assert any("true_count" in c for c in calls) and not any("nonzero" in c for c in calls), calls
+
+
+@pytest.mark.inductor
+def test_inductor_masks_match_numpy():
+    @C.compile
+    def f(a):
+        m = (a > -1.0) & (a < 1.0) | np.isnan(a)
+        return np.where(m ^ (a > 0), a, 0.0), m, a[m], np.nonzero(~m), (m & (a > 0)).sum()
+
+    a = np.random.default_rng(0).standard_normal(100)
+    a[:3] = [np.nan, 1.0, -1.0]
+    assert same(f(a), f.__wrapped__(a))
