@@ -823,12 +823,19 @@ def _spacing(a):
 
 def _spacing_half(a):
     """NumPy's float16 spacing is the distance to the next value up, also for negative inputs."""
-    return torch.where(torch.isinf(a), math.nan, torch.nextafter(a, torch.full_like(a, math.inf)) - a)
+    return torch.where(torch.isinf(a), math.nan, _nextafter_half(a, torch.full_like(a, math.inf)) - a)
 
 
 def _nextafter_half(a, b):
-    """NumPy's float16 nextafter returns ``a`` (not ``b``) when they are equal: -0.0 and 0.0 keep a's sign."""
-    return torch.where(a == b, a, torch.nextafter(a, b))
+    """NumPy's float16 nextafter returns ``a`` (not ``b``) when they are equal: -0.0 and 0.0 keep a's sign.
+
+    One step of the bit pattern, not torch.nextafter: compiled, Inductor computes float16 in float32 and the
+    float32 step rounded back to float16 is no step at all (np.spacing of float16 gave 0)."""
+    bits = a.view(torch.int16)
+    step = torch.where((a > 0) == (b > a), bits + 1, bits - 1)
+    tiny = torch.where(b > 0, 1, -32767).to(torch.int16)  # +-smallest subnormal (-32767: bits 0x8001)
+    r = torch.where(a == 0, tiny, step).view(torch.float16)
+    return torch.where(a == b, a, torch.where(torch.isnan(b), b, r))
 
 
 def _modf(a):

@@ -1,0 +1,43 @@
+"""Compiled (Inductor) numerics against NumPy where Inductor's code generation differs from eager ATen, as found
+by ``python -m tests.tracing.compiled_sweep``.  Kept to a few compiles, each checking several ops at once."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+from npcompile import _compile as C
+
+
+def _bits_equal(got, want):
+    """Same dtype, shape and values, zero signs included (any NaN equals any NaN)."""
+    nan = np.isnan(want)
+    return got.dtype == want.dtype and got.shape == want.shape and np.array_equal(nan, np.isnan(got)) and \
+        np.array_equal(got[~nan].view(f"u{got.itemsize}"), want[~nan].view(f"u{want.itemsize}"))
+
+
+@pytest.mark.inductor
+def test_compiled_float16_steps_and_exact_casts():
+    """float16 nextafter/spacing step the bit pattern (Inductor computes float16 in float32, where one float32
+    step rounded back to float16 is no step: spacing gave 0); float-to-integer casts of values in range are
+    exact, also 2**31 to uint32 and 2**63 to uint64."""
+    @C.compile
+    def f(h, i8, x):
+        return (np.nextafter(h[:, None], h[None, :]), np.spacing(h), np.spacing(i8),
+                x.astype(np.uint32), x.astype(np.uint64), x.astype(np.int64), x.astype(np.uint8), x.astype(np.int8))
+
+    h = np.array([0.0, -0.0, 1.0, -1.0, 65504.0, -65504.0, 6e-8, -6e-8, 0.5, np.inf, -np.inf, np.nan, 2.5,
+                  -0.0009765625], np.float16)
+    i8 = np.array([0, 1, -1, 7, -128, 127, 100, -3] * 2, np.int8)
+    x = np.array([0.0, 1.0, 2.0 ** 31, 2.0 ** 32 - 1, 3e9, 2.0 ** 63, 255.0, 127.0, -0.0, 0.99] * 2)
+    got = f(h, i8, x)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = (np.nextafter(h[:, None], h[None, :]), np.spacing(h), np.spacing(i8))
+        casts = [x.astype(np.uint32), x.astype(np.uint64), x[x < 2 ** 63].astype(np.int64),
+                 x[x < 256].astype(np.uint8), x[x < 128].astype(np.int8)]
+    for g, w in zip(got[:3], want):
+        assert _bits_equal(g, w)
+    assert np.array_equal(got[3], casts[0]) and np.array_equal(got[4], casts[1])
+    assert np.array_equal(got[5][x < 2 ** 63], casts[2])
+    assert np.array_equal(got[6][x < 256], casts[3]) and np.array_equal(got[7][x < 128], casts[4])
