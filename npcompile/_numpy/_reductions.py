@@ -273,7 +273,8 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=_NoValue):
     """Weighted mean; raises ZeroDivisionError where the weights of a slice sum to zero (checked eagerly)."""
     t = as_tensor(a)
     keep = _kd(keepdims)
-    axes = reduction_axes(axis, t.ndim, ufunc_like=False)
+    axes = reduction_axes(axis, t.ndim, ufunc_like=False, sequences=True)
+    axis = None if axis is None else axes
     if weights is None:
         avg = mean(wrap(t), axis, keepdims=keep)
         if avg.size == 0:  # NumPy divides a.size by avg.size in Python
@@ -300,7 +301,7 @@ def _weights_like(t, w, axis):
         return w
     if axis is None:
         raise TypeError("Axis must be specified when shapes of a and weights differ.")
-    axes = reduction_axes(axis, t.ndim)
+    axes = reduction_axes(axis, t.ndim, sequences=True)
     if tuple(w.shape) != tuple(t.shape[d] for d in axes):
         raise ValueError("Shape of weights must be consistent with shape of a along specified axis.")
     order = sorted(range(len(axes)), key=lambda i: axes[i])

@@ -61,7 +61,7 @@ def _values(v, dtype):
 def _prepare(a, axis, nan=False):
     """(sorted values with the reduced axes flattened last, normalized axes, input tensor)."""
     t = as_tensor(a)
-    axes = reduction_axes(axis, t.ndim, ufunc_like=False)
+    axes = reduction_axes(axis, t.ndim, ufunc_like=False, sequences=True)
     kept = [n for d, n in enumerate(t.shape) if d not in axes]
     if axis is not None and len(axes) != 1 and not math.prod(kept) and t.numel() == 0 and not nan:
         # as NumPy, which reshapes the reduced axes into one (size -1: ambiguous when a kept axis is empty)
@@ -253,7 +253,7 @@ def _weighted_inverted_cdf(t, qf, axis, weights, nan):
     w = w.expand(t.shape)
     if _eager(w) and bool(U.less(wrap(w), 0).tensor.any()):  # data check, eager only
         raise ValueError("Weights must be non-negative.")
-    axes = reduction_axes(axis, t.ndim, ufunc_like=False)
+    axes = reduction_axes(axis, t.ndim, ufunc_like=False, sequences=True)
     x = _flat(t, axes) if axes else t.unsqueeze(-1)
     wf = (_flat(w, axes) if axes else w.unsqueeze(-1)).to(torch.float64)
     if nan and x.is_floating_point():
@@ -261,6 +261,11 @@ def _weighted_inverted_cdf(t, qf, axis, weights, nan):
     order = torch.sort(_sortable(x), dim=-1, stable=True).indices
     xs, ws = torch.gather(_dtypes.movable(x), -1, order), torch.gather(wf, -1, order)
     cw = torch.cumsum(ws, -1)
+    bad = ~(cw[..., -1] > 0) | torch.isinf(cw[..., -1])  # weights of a slice summing to 0, NaN or inf
+    if nan and x.is_floating_point():
+        bad &= ~torch.isnan(x).all(-1)  # (an all-NaN slice gives NaN)
+    if _eager(bad) and bool(bad.any()):  # data check, eager only
+        raise ValueError("Weights included NaN, inf or were all zero.")
     cdf = (cw / cw[..., -1:]).to(qf.dtype)  # compared with q in q's float dtype, as NumPy does
     target = qf.to(x.device).expand(cdf.shape[:-1] + (qf.numel(),)).contiguous()
     i = torch.searchsorted(torch.where(ws > 0, cdf, -1.0).cummax(-1).values.contiguous(), target)

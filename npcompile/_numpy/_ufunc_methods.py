@@ -36,13 +36,16 @@ _REORDERABLE = frozenset({"add", "multiply", "maximum", "minimum", "fmax", "fmin
 # ---------------------------------------------------------------- shared pieces of every reduction
 
 
-def reduction_axes(axis, ndim: int, ufunc_like=True) -> tuple:
+def reduction_axes(axis, ndim: int, ufunc_like=True, sequences=False) -> tuple:
     """NumPy's reduction ``axis``: None (all), an int or a tuple.  Ufunc reductions (not mean, var, median...)
-    also accept the int 0 or -1 for a 0-D array."""
+    also accept the int 0 or -1 for a 0-D array; with ``sequences`` (median, quantiles, average) any sequence of
+    ints is a tuple."""
     if axis is None:
         return tuple(range(ndim))
     if type(axis) is tuple:
         return normalize_axis_tuple(axis, ndim)
+    if sequences and not isinstance(axis, (int, _np.integer)) and hasattr(axis, "__iter__"):
+        return normalize_axis_tuple(tuple(axis), ndim)
     if ufunc_like and ndim == 0 and operator.index(axis) in (0, -1):
         return ()
     return (normalize_axis_index(axis, ndim),)

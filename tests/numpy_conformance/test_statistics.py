@@ -34,6 +34,31 @@ def test_median_of_one_middle_value_near_the_maximum(name):
         assert_matches(lambda xp, a: getattr(xp, name)(a), a)
 
 
+@pytest.mark.parametrize("axis", [[0, 2], numpy.array([0, 1]), range(2), [1], [], [0, 0], [5]])
+def test_axis_sequences(axis):
+    """median, the quantiles and average take any sequence of axes, as NumPy (lists raised TypeError; found by
+    hand probing); the other reductions take tuples only."""
+    a = numpy.arange(24.0).reshape(2, 3, 4)
+    for call in (lambda xp, a: xp.median(a, axis=axis), lambda xp, a: xp.nanmedian(a, axis=axis, keepdims=True),
+                 lambda xp, a: xp.quantile(a, [0.5, 0.2], axis=axis), lambda xp, a: xp.nanpercentile(a, 5, axis=axis),
+                 lambda xp, a: xp.average(a, axis=axis), lambda xp, a: xp.average(a, axis=axis, weights=a),
+                 lambda xp, a: xp.quantile(a, 0.5, axis=axis, weights=a, method="inverted_cdf"),
+                 lambda xp, a: xp.mean(a, axis=axis), lambda xp, a: xp.sum(a, axis=axis)):
+        assert_matches(call, a)
+
+
+@pytest.mark.parametrize("name", ["quantile", "nanquantile"])
+def test_weights_of_a_slice_summing_to_zero_nan_or_inf(name):
+    """NumPy's ValueError (the shim returned a value; found by hand probing); an all-NaN slice of the nan form is
+    NaN, not an error."""
+    n = numpy.nan
+    for x, w in [([[n, n], [1, 2]], [[1, 1], [1, 1]]), ([[1, 2], [1, 2]], [[1, n], [1, 1]]),
+                 ([[1, 2], [1, 2]], [[1, numpy.inf], [1, 1]]), ([[1, n], [1, 2]], [[0, 1], [1, 1]]),
+                 ([[1, 2], [1, 2]], [[0, 0], [1, 1]]), ([[1, 2], [1, 2]], [[0, 1], [1, 0]])]:
+        assert_matches(lambda xp, x, w: getattr(xp, name)(x, 0.5, axis=1, weights=w, method="inverted_cdf"),
+                       numpy.array(x), numpy.array(w))
+
+
 @given(arrays(dtypes(REAL), NONEMPTY), st.data(), st.sampled_from(METHODS))
 def test_quantile_methods(a, data, method):
     axis = data.draw(axes(a.ndim))
