@@ -42,8 +42,8 @@ class BoolMaskPass(CustomGraphPass):
                     and _bool(node.args[0]) and node.args[1] in _NARROW_INTS and _computed(node.args[0]):
                 with graph.inserting_before(node):
                     node.replace_input_with(node.args[0], _Builder(graph, node).float32(node.args[0]))
-            elif _materializes(node):
-                for arg in dict.fromkeys(node.all_input_nodes):
+            else:
+                for arg in _read_from_memory(node):
                     # (a returned view keeps its strides: only a computed mask itself is returned another way)
                     if _bool(arg) and _computed(arg, through_views=node.op != "output"):
                         with graph.inserting_before(node):
@@ -71,18 +71,21 @@ def _computed(node, through_views=True) -> bool:
         and torch.Tag.pointwise in node.target.tags
 
 
-def _materializes(node) -> bool:
-    """Whether ``node`` reads its tensor inputs from memory: the graph's output, or an op Inductor calls instead of
-    generating code for (``aten.index`` falls back for bool indices).  ``index_put`` with a mask is left out: with
-    one value it becomes a fused masked fill."""
+def _read_from_memory(node) -> list:
+    """The inputs ``node`` reads from memory: the graph's outputs, the inputs of an op Inductor calls instead of
+    generating code for, the indices of ``aten.index`` (it falls back for bool indices).  ``index_put`` with a mask
+    is left out: with one value it becomes a fused masked fill."""
     if node.op == "output":
-        return True
+        return list(dict.fromkeys(node.all_input_nodes))
     if node.op != "call_function":
-        return False
+        return []
+    if node.target is aten.index.Tensor:
+        return [i for i in dict.fromkeys(node.args[1]) if isinstance(i, torch.fx.Node)]
     from torch._inductor import lowering
 
-    return node.target is aten.index.Tensor or node.target in lowering.fallbacks \
-        or node.target not in lowering.lowerings
+    if node.target in lowering.fallbacks or node.target not in lowering.lowerings:
+        return list(dict.fromkeys(node.all_input_nodes))
+    return []
 
 
 class _Builder:
