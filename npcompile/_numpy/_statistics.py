@@ -100,7 +100,9 @@ def _median(a, axis, out, keepdims, nan):
     cnt = (~torch.isnan(s)).sum(-1, keepdim=True) if nan else torch.full(s.shape[:-1] + (1,), n, device=s.device)
     lo, hi = torch.clamp((cnt - 1) // 2, min=0), torch.clamp(cnt // 2, min=0)
     pair = _values(torch.gather(s, -1, torch.cat([lo, hi], -1)), t.dtype).to(_dtypes.to_torch(acc))
-    r = torch.where(lo == hi, pair[..., :1], (pair[..., :1] + pair[..., 1:]) / 2)  # one middle value: no x+x overflow
+    # NumPy's mean of the middle values; of one, x / 1 (not (x + x) / 2, which overflows; the division still
+    # makes 0+infj nan+infj as NumPy's complex division does)
+    r = torch.where(lo == hi, pair[..., :1] / 1, (pair[..., :1] + pair[..., 1:]) / 2)
     if s.is_floating_point() or s.is_complex():
         bad = cnt == 0 if nan else torch.isnan(s).any(-1, keepdim=True)
         r = torch.where(bad, torch.nan, r)

@@ -30,7 +30,8 @@ def test_median_of_one_middle_value_near_the_maximum(name):
     """One middle value is the median itself, not (x + x) / 2, which overflows (found by HYPOTHESIS_PROFILE=explore);
     two middle values are averaged, overflowing as NumPy's do."""
     for a in (numpy.array(8.98846567e307), numpy.array([1e308, 1.5e308, -1e308]), numpy.array([1e308, 1.7e308]),
-              numpy.array([3e38, 3.2e38, 1], numpy.float32), numpy.array([numpy.nan, 1e308, 1.7e308, 1.6e308])):
+              numpy.array([3e38, 3.2e38, 1], numpy.float32), numpy.array([numpy.nan, 1e308, 1.7e308, 1.6e308]),
+              numpy.array(complex(0, numpy.inf), numpy.complex64)):  # nan+infj (thorough profile)
         assert_matches(lambda xp, a: getattr(xp, name)(a), a)
 
 
