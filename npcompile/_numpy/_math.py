@@ -151,11 +151,12 @@ def round(a, decimals=0, out=None):
         # NumPy divides integers by 10**-decimals into ``out`` itself
         raise _np._core._exceptions._UFuncOutputCastingError(U.divide._np, "same_kind", _dtypes.float64,
                                                              out.dtype, 0)
-    r = _round_tensor(t, decimals)
+    r = _round_tensor(t, decimals, None if out is None else out.tensor.dtype)
     return wrap(r) if out is None else copy_to_out(r, out, "same_kind", U.multiply)
 
 
-def _round_tensor(t: torch.Tensor, decimals: int) -> torch.Tensor:
+def _round_tensor(t: torch.Tensor, decimals: int, into=None) -> torch.Tensor:
+    """``into``: the torch dtype of out=, if any."""
     if t.is_complex():
         return torch.complex(_round_tensor(t.real, decimals), _round_tensor(t.imag, decimals))
     if not t.is_floating_point():
@@ -163,7 +164,12 @@ def _round_tensor(t: torch.Tensor, decimals: int) -> torch.Tensor:
             return t.clone()
         return _round_tensor(_t(t, _dtypes.default_float), decimals).to(t.dtype)
     f = torch.tensor(10.0 ** builtins.abs(decimals), dtype=t.dtype, device=t.device)
-    return torch.round(t * f) / f if decimals >= 0 else torch.round(t / f) * f
+    y = t * f if decimals >= 0 else t / f
+    if into is not None and (into.is_floating_point or into.is_complex) and into != t.dtype:
+        # NumPy writes that first step into out= and goes on there
+        y, f = y.to(into), torch.tensor(10.0 ** builtins.abs(decimals), dtype=into, device=t.device)
+    r = torch.complex(torch.round(y.real), torch.round(y.imag)) if y.is_complex() else torch.round(y)
+    return r / f if decimals >= 0 else r * f
 
 
 def around(a, decimals=0, out=None):

@@ -120,6 +120,16 @@ def test_round_into_out(dt, out_dt):
         assert_matches(lambda xp, a: xp.round(a, d, out=None if out_dt is None else xp.zeros(4, out_dt)), a)
 
 
+@pytest.mark.parametrize("src", ["f2", "f4", "f8"])
+@pytest.mark.parametrize("out_dt", ["f2", "f4", "f8", "c8", "c16"])
+def test_round_of_floats_into_a_wider_out(src, out_dt):
+    """NumPy scales into ``out`` and rounds there: float16 1234.5678 to 1 place into float32 is 1235.2, not float16's
+    1235 (found by hand probing); a complex out gives NumPy's complex products (inf+nanj)."""
+    a = numpy.array([-2.5, -1.55, 0.05, 1234.5678, numpy.nan, numpy.inf, 65000, 3.14159]).astype(src)
+    for d in (-2, -1, 1, 2, 4):
+        assert_matches(lambda xp, a: xp.round(a, d, out=xp.zeros(8, out_dt)), a)
+
+
 @given(finite(dtypes(REAL)))
 def test_fix(a):
     assert_matches(lambda xp, a: xp.fix(a), a)
