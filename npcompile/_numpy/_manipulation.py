@@ -273,7 +273,10 @@ def _atleast(arys, n):
 
 
 def broadcast_shapes(*args):
-    return broadcast_shape([normalize_shape(s) for s in args])
+    shapes = [normalize_shape(s) for s in args]
+    if any(n < 0 for s in shapes for n in s):
+        raise ValueError("negative dimensions are not allowed")
+    return broadcast_shape(shapes)
 
 
 def broadcast_to(array, shape, subok=False):

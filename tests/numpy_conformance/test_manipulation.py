@@ -249,6 +249,8 @@ def test_broadcast_cases():
     assert_matches(lambda xp, a: xp.broadcast_to(a, (-1, 3)), a)
     assert_matches(lambda xp, a: xp.broadcast_to(a, 3), a)
     assert_matches(lambda xp: xp.broadcast_shapes(2, (1,)))
+    assert_matches(lambda xp: xp.broadcast_shapes((-1,)))  # ValueError (was returned; found by hand probing)
+    assert_matches(lambda xp: xp.broadcast_shapes((3, -1), (1,)))
     a_sh = to_shim(a)
     assert shim.broadcast_arrays(a_sh, a_sh)[0] is a_sh
 
