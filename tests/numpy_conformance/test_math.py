@@ -4,7 +4,7 @@ import math
 
 import numpy
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import example, given, strategies as st
 
 import npcompile._numpy as shim
 from npcompile._errors import UnsupportedFeature
@@ -17,8 +17,9 @@ small = shapes(max_dims=3, max_side=4)
 
 
 def tight(a, tol=1e-9):
-    """Tolerances for results that cancel: tighter than the harness's for 8-byte types, its own otherwise."""
-    return {"rtol": tol, "atol": tol} if a.dtype.itemsize >= 8 or a.dtype.kind in "biu" else {}
+    """Tolerances for results that cancel: tighter than the harness's for double precision, its own otherwise
+    (complex64 is single precision in 8 bytes: its 1-ulp differences failed 1e-9 under the 'thorough' profile)."""
+    return {"rtol": tol, "atol": tol} if a.dtype in (numpy.float64, numpy.complex128) or a.dtype.kind in "biu" else {}
 
 
 def finite(dt=dtypes(ALL), shape=small, views=True):
@@ -224,6 +225,7 @@ def test_unwrap(p, discont, period):
 
 
 @given(finite(dtypes(ALL)))
+@example(a=numpy.array([0, 0.75 + 1j], numpy.complex64))
 def test_sinc_i0(a):
     assert_matches(lambda xp, a: xp.sinc(a), a, **tight(a))
     rtol = {numpy.float16: 1e-3, numpy.float32: 1e-5, numpy.complex64: 1e-5}.get(a.dtype.type, 1e-9)
