@@ -207,6 +207,9 @@ def _quantile(a, q, axis, out, method, keepdims, weights, nan, scale=1):
         s, axes, t = _prepare(t, axis, nan)
         r = _gather_quantiles(s, qf, method, nan, t.dtype, _dtypes.to_torch(res), lerp)
     r = r.to(_dtypes.to_torch(res))
+    if lerp and out is not None and not _np.can_cast(res, out.dtype, "same_kind"):
+        # NumPy interpolates into out= (add(..., out=out)): an integer or bool out is its casting error
+        raise _np._core._exceptions._UFuncOutputCastingError(U.add._np, "same_kind", res, out.dtype, 0)
     return _to_out(_place(r, axes, t, keepdims, tuple(qt.shape)), out)
 
 
