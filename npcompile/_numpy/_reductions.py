@@ -368,7 +368,8 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=_NoValue, *, where=_NoV
     axes = reduction_axes(axis, t.ndim)
     mask = where_mask(where, t.shape)
     mask = ~torch.isnan(t) if mask is None else mask & ~torch.isnan(t)
-    acc, res = _mean_dtypes(_dtypes.from_torch(t.dtype), dtype)
+    # NumPy sums in the input's dtype here, float16 too (mean goes through float32): 12 x 5460 is inf
+    acc = res = _dtypes.from_torch(t.dtype) if dtype is None else _dtypes.to_dtype(dtype)
     n = _count(t, axes, mask)
     if not _tracing(n) and bool((n == 0).any()):  # data-dependent warning, eager only
         warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=2)

@@ -186,6 +186,15 @@ def test_nan_reductions_of_integers(aa):
         assert_matches(lambda xp, a: getattr(xp, f)(a, axis=axis), a)
 
 
+def test_nanmean_of_float16_sums_in_float16():
+    """Unlike mean, NumPy's nanmean sums float16 in float16: 12 x 5460 overflows to inf (found by
+    HYPOTHESIS_PROFILE=thorough); with dtype= it sums there."""
+    for a in (numpy.full((3, 4), 5460, numpy.float16), numpy.array([1e-4, 3.3, 1000.1, numpy.nan], numpy.float16)):
+        for kw in ({}, {"axis": 0}, {"dtype": numpy.float32}, {"axis": -1, "keepdims": True}):
+            assert_matches(lambda xp, a: xp.nanmean(a, **kw), a, rtol=0, atol=0)
+            assert_matches(lambda xp, a: xp.mean(a, **kw), a)
+
+
 def test_nan_dtype_errors():
     a = numpy.array([1.0, numpy.nan])
     assert_matches(lambda xp, a: xp.nanmean(a, dtype=int), a)
