@@ -542,6 +542,20 @@ def _int_fmod(a, b):
     return torch.where(zero, 0, torch.fmod(a, torch.where(zero, 1, b)))
 
 
+def _float_floor_divide(a, b):
+    """NumPy's float floor division, (a - fmod(a, b)) / b moved to the floor, not torch's floor-rounding divide:
+    compiled, Inductor lowers that to a floor of the quotient (-0.5 // 3 gave -0.0, inf // 1 gave inf where
+    NumPy gives -1.0 and NaN)."""
+    m = torch.fmod(a, b)  # NaN where the quotient overflows (torch's vectorized fmod divides): it is whole there
+    m = torch.where(torch.isnan(m) & torch.isfinite(a) & (b != 0) & ~torch.isnan(b), 0, m)
+    d = (a - m) / b
+    d = torch.where((m != 0) & ((b < 0) != (m < 0)), d - 1, d)
+    q = torch.floor(d)
+    q = torch.where(d - q > 0.5, q + 1, q)
+    q = torch.where(d == 0, torch.copysign(torch.zeros_like(q), a / b), q)
+    return torch.where(b == 0, a / b, q)
+
+
 def _float_remainder(a, b):
     """NumPy's remainder: fmod moved into the divisor's sign; a zero result takes the divisor's sign."""
     m = torch.fmod(a, b)
@@ -1058,12 +1072,12 @@ _KERNELS = {
     "multiply": _kinds(torch.mul, bool=torch.logical_and, uint64=SAME, complex=_complex_multiply),
     "divide": _kinds(torch.true_divide, complex=_complex_divide),
     "floor_divide": _kinds(int=_int_floor_divide, uint64=_u64(_u64_floor_divide),
-                           float=lambda a, b: torch.div(a, b, rounding_mode="floor")),
+                           float=_float_floor_divide),
     "remainder": _kinds(int=_int_remainder, uint64=_u64(_u64_remainder), float=_float_remainder),
     "fmod": _kinds(int=_int_fmod, uint64=_u64(_u64_remainder), float=torch.fmod),
     "divmod": _kinds(int=lambda a, b: (_int_floor_divide(a, b), _int_remainder(a, b)),
                      uint64=_u64(lambda a, b: _u64_divmod_bits(a, b)),
-                     float=lambda a, b: (torch.div(a, b, rounding_mode="floor"), _float_remainder(a, b))),
+                     float=lambda a, b: (_float_floor_divide(a, b), _float_remainder(a, b))),
     "power": _kinds(int=_int_power, uint64=_u64(_u64_power), float=_float_power, complex=_complex_power),
     "float_power": _kinds(float=torch.pow, complex=_complex_power),
     "negative": _kinds(_negative, uint64=SAME, complex=_complex_negative),

@@ -17,27 +17,33 @@ def _bits_equal(got, want):
 
 
 @pytest.mark.inductor
-def test_compiled_float16_steps_and_exact_casts():
+def test_compiled_float16_steps_float_floor_division_and_exact_casts():
     """float16 nextafter/spacing step the bit pattern (Inductor computes float16 in float32, where one float32
-    step rounded back to float16 is no step: spacing gave 0); float-to-integer casts of values in range are
+    step rounded back to float16 is no step: spacing gave 0); float floor division is NumPy's (Inductor's floor
+    of the quotient gave -0.0 for -0.5 // 3 and inf for inf // 1); float-to-integer casts of values in range are
     exact, also 2**31 to uint32 and 2**63 to uint64."""
     @C.compile
-    def f(h, i8, x):
+    def f(h, i8, x, q):
         return (np.nextafter(h[:, None], h[None, :]), np.spacing(h), np.spacing(i8),
+                q[:, None] // q[None, :], np.divmod(q[:, None], 3)[0], q.astype(np.float32) // np.float32(3),
                 x.astype(np.uint32), x.astype(np.uint64), x.astype(np.int64), x.astype(np.uint8), x.astype(np.int8))
 
     h = np.array([0.0, -0.0, 1.0, -1.0, 65504.0, -65504.0, 6e-8, -6e-8, 0.5, np.inf, -np.inf, np.nan, 2.5,
                   -0.0009765625], np.float16)
     i8 = np.array([0, 1, -1, 7, -128, 127, 100, -3] * 2, np.int8)
     x = np.array([0.0, 1.0, 2.0 ** 31, 2.0 ** 32 - 1, 3e9, 2.0 ** 63, 255.0, 127.0, -0.0, 0.99] * 2)
-    got = f(h, i8, x)
+    q = np.array([0.0, -0.0, 0.5, -0.5, 1.0, -1.0, 3.0, -7.0, 2.5, 1e300, -1e300, 1e-300, np.inf, -np.inf, np.nan,
+                  0.1, 0.3])
+    got = f(h, i8, x, q)
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        want = (np.nextafter(h[:, None], h[None, :]), np.spacing(h), np.spacing(i8))
+        want = (np.nextafter(h[:, None], h[None, :]), np.spacing(h), np.spacing(i8), q[:, None] // q[None, :],
+                np.divmod(q[:, None], 3)[0], q.astype(np.float32) // np.float32(3))
         casts = [x.astype(np.uint32), x.astype(np.uint64), x[x < 2 ** 63].astype(np.int64),
                  x[x < 256].astype(np.uint8), x[x < 128].astype(np.int8)]
-    for g, w in zip(got[:3], want):
+    for g, w in zip(got[:6], want):
         assert _bits_equal(g, w)
-    assert np.array_equal(got[3], casts[0]) and np.array_equal(got[4], casts[1])
-    assert np.array_equal(got[5][x < 2 ** 63], casts[2])
-    assert np.array_equal(got[6][x < 256], casts[3]) and np.array_equal(got[7][x < 128], casts[4])
+    got = got[6:]
+    assert np.array_equal(got[0], casts[0]) and np.array_equal(got[1], casts[1])
+    assert np.array_equal(got[2][x < 2 ** 63], casts[2])
+    assert np.array_equal(got[3][x < 256], casts[3]) and np.array_equal(got[4][x < 128], casts[4])
