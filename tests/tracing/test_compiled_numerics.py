@@ -21,10 +21,12 @@ def test_compiled_float16_steps_float_floor_division_and_exact_casts():
     """float16 nextafter/spacing step the bit pattern (Inductor computes float16 in float32, where one float32
     step rounded back to float16 is no step: spacing gave 0); float floor division is NumPy's (Inductor's floor
     of the quotient gave -0.0 for -0.5 // 3 and inf for inf // 1); float-to-integer casts of values in range are
-    exact, also 2**31 to uint32 and 2**63 to uint64."""
+    exact, also 2**31 to uint32 and 2**63 to uint64; expm1 and arctanh keep their accuracy near 0 (Inductor's
+    vectorized code wrote them as exp(x) - 1 and a log of a quotient: expm1(1e-10) gave 0 in float32)."""
     @C.compile
-    def f(h, i8, x, q):
+    def f(h, i8, x, q, s):
         return (np.nextafter(h[:, None], h[None, :]), np.spacing(h), np.spacing(i8),
+                np.expm1(s), np.arctanh(s), np.expm1(s.astype(np.float64)), np.arctanh(s.astype(np.float64)),
                 q[:, None] // q[None, :], np.divmod(q[:, None], 3)[0], q.astype(np.float32) // np.float32(3),
                 x.astype(np.uint32), x.astype(np.uint64), x.astype(np.int64), x.astype(np.uint8), x.astype(np.int8))
 
@@ -34,16 +36,23 @@ def test_compiled_float16_steps_float_floor_division_and_exact_casts():
     x = np.array([0.0, 1.0, 2.0 ** 31, 2.0 ** 32 - 1, 3e9, 2.0 ** 63, 255.0, 127.0, -0.0, 0.99] * 2)
     q = np.array([0.0, -0.0, 0.5, -0.5, 1.0, -1.0, 3.0, -7.0, 2.5, 1e300, -1e300, 1e-300, np.inf, -np.inf, np.nan,
                   0.1, 0.3])
-    got = f(h, i8, x, q)
+    s = np.array([1e-10, -0.0, 0.0, 1.2e-38, 1e-5, -1e-7, 0.5, -0.75, 1.0, -1.0, 2.0, np.inf, np.nan] * 2, np.float32)
+    got = f(h, i8, x, q, s)
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
+        near = (np.expm1(s), np.arctanh(s), np.expm1(s.astype(np.float64)), np.arctanh(s.astype(np.float64)))
         want = (np.nextafter(h[:, None], h[None, :]), np.spacing(h), np.spacing(i8), q[:, None] // q[None, :],
                 np.divmod(q[:, None], 3)[0], q.astype(np.float32) // np.float32(3))
         casts = [x.astype(np.uint32), x.astype(np.uint64), x[x < 2 ** 63].astype(np.int64),
                  x[x < 256].astype(np.uint8), x[x < 128].astype(np.int8)]
-    for g, w in zip(got[:6], want):
+    for g, w in zip(got[:3] + got[7:10], want):
         assert _bits_equal(g, w)
-    got = got[6:]
+    for g, w in zip(got[3:7], near):  # within one unit in the last place, zero signs kept
+        assert g.dtype == w.dtype and np.array_equal(np.isnan(g), np.isnan(w))
+        ok = ~np.isnan(w)
+        assert np.array_equal(np.signbit(g[ok]), np.signbit(w[ok]))
+        assert np.all((g[ok] == w[ok]) | (np.abs(g[ok] - w[ok]) <= np.spacing(np.abs(w[ok]))))
+    got = got[10:]
     assert np.array_equal(got[0], casts[0]) and np.array_equal(got[1], casts[1])
     assert np.array_equal(got[2][x < 2 ** 63], casts[2])
     assert np.array_equal(got[3][x < 256], casts[3]) and np.array_equal(got[4][x < 128], casts[4])
