@@ -851,13 +851,13 @@ def extract(condition, arr):
 # thread, np.nonzero 30 -> 18 ms).  Eagerly, torch's own ops are the fastest.
 
 
-def _compiled_cpu(t) -> bool:
-    return type(t) is not torch.Tensor and t.is_cpu and is_tracing(t)  # (the type test first: quick eagerly)
+def _traced_cpu(t) -> bool:
+    return t.is_cpu and is_tracing(t)
 
 
 def _masked(t, m):
     """``t[m]`` for a mask ``m`` over ``t``'s leading dims."""
-    if not _compiled_cpu(t) or t.is_complex():
+    if type(t) is torch.Tensor or not _traced_cpu(t) or t.is_complex():  # (a plain tensor: eager, quickly)
         return t[m]
     if m.ndim == t.ndim:
         return _compact(t.reshape(-1), m.reshape(-1))
@@ -867,7 +867,7 @@ def _masked(t, m):
 
 def _nonzero(m, as_tuple=False):
     """``torch.nonzero(m, as_tuple=as_tuple)`` for a mask ``m`` of at least one dim."""
-    if not _compiled_cpu(m):
+    if type(m) is torch.Tensor or not _traced_cpu(m):
         return torch.nonzero(m, as_tuple=as_tuple)
     flat = _compact(torch.arange(m.numel(), device=m.device), m.reshape(-1))
     coords = [flat // math.prod(m.shape[d + 1:]) % m.shape[d] for d in range(m.ndim - 1)] + [flat % m.shape[-1]] \
