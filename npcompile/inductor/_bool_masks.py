@@ -83,9 +83,10 @@ def _read_from_memory(node) -> list:
         return [i for i in dict.fromkeys(node.args[1]) if isinstance(i, torch.fx.Node)]
     from torch._inductor import lowering
 
-    if node.target in lowering.fallbacks or node.target not in lowering.lowerings:
+    mutates = isinstance(node.target, torch._ops.OpOverload) and node.target._schema.is_mutable
+    if (node.target in lowering.fallbacks or node.target not in lowering.lowerings) and not mutates:
         return list(dict.fromkeys(node.all_input_nodes))
-    return []
+    return []  # (an op writing into its input must keep that very input)
 
 
 class _Builder:
