@@ -4,10 +4,10 @@
     python -m tests.tracing.compiled_sweep -d int8 float16 -k div mod   # some dtypes, ops whose name has div/mod
     python -m tests.tracing.compiled_sweep --backend aot_eager    # the traced graph without Inductor's codegen
 
-Not collected by pytest (no ``test_`` prefix): it compiles one large function per dtype group (tens of seconds
-each).  Each group's function applies every op that NumPy accepts to several inputs at once (the grid of all value
-pairs, a non-contiguous view, a 0-D and an empty array) and returns them all as one tuple, so one Inductor compile
-covers a few hundred results.  An op that cannot be captured in one graph is reported, not compiled.  Results are
+Not collected by pytest (no ``test_`` prefix), and slow: a dtype group is about 530 results, compiled 100 to a
+function (each op NumPy accepts, applied to the grid of all value pairs and a 0-D array; some also to a
+non-contiguous view and an empty array; reductions along each axis), 3-6 minutes per dtype on two busy cores, so
+narrow it with -d and -k while working.  An op that cannot be captured in one graph is reported, not compiled.  Results are
 compared in dtype, shape and value: exactly for bools and integers, bit for bit (zero signs and NaNs included) for
 floats, where a difference of one unit in the last place is listed apart as ``ulp``.  Each line also says whether
 the eager shim gives NumPy's answer, which tells a compiled-only difference from a shim one.
@@ -372,10 +372,10 @@ def sweep(dtype, pattern, backend, verbose, prefilter, chunk):
         d = compare(wants[label], r)
         if d is None:
             continue
+        kind = d if d in ("ulp", "0-D") else "DIFF"
         d += _at(wants[label], r, arrs)
         ok, eager = run_numpy(f, tuple(shim.asarray(a.copy()) for a in arrs), shim)
         ed = compare(wants[label], to_numpy(eager, wants[label])) if ok else f"eager raises {type(eager).__name__}"
-        kind = d if d in ("ulp", "0-D") else "DIFF"
         report.append((label, kind, d, "eager ok" if ed is None else f"eager: {ed}"))
     for label, e in broken.items():
         report.append((label, "NOT-CAPTURED", f"{type(e).__name__}: {str(e).splitlines()[0][:160]}", ""))
