@@ -341,8 +341,8 @@ def _joined(join, ts: list, axis, out, dtype, casting):
         return None
     t0 = ts[0]
     d, n = t0.dtype, t0.ndim
-    if not n or d not in _dtypes.DIRECT:
-        return None
+    if not n or d not in _dtypes.DIRECT or join is torch.cat and n == 1 and axis not in (0, -1):
+        return None  # (torch.cat of empty 1-D inputs takes any dim)
     for t in ts:  # a loop, not all(<generator>): this runs on every eager call
         if t.dtype is not d or t.ndim != n:
             return None

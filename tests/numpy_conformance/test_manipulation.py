@@ -7,7 +7,7 @@ import warnings
 
 import numpy
 import pytest
-from hypothesis import assume, given, strategies as st
+from hypothesis import assume, example, given, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import npcompile._numpy as shim
@@ -303,7 +303,11 @@ def test_concatenate_errors():
              lambda xp, a: xp.concatenate(a[0, 0]), lambda xp, a: xp.concatenate([a], out=xp.zeros(6), axis=None),
              # torch.cat skips empty 1-D inputs of any other rank; NumPy does not
              lambda xp, a: xp.concatenate([a, xp.zeros(0, a.dtype)]),
-             lambda xp, a: xp.concatenate([xp.zeros(0, a.dtype), a])]
+             lambda xp, a: xp.concatenate([xp.zeros(0, a.dtype), a]),
+             # and takes any dim for empty 1-D inputs (AxisError in NumPy; found by HYPOTHESIS_PROFILE=thorough)
+             lambda xp, a: xp.concatenate([xp.zeros(0), xp.zeros(0)], axis=1),
+             lambda xp, a: xp.concatenate([xp.zeros(0), xp.zeros(0)], axis=-2),
+             lambda xp, a: xp.stack([xp.zeros(0), xp.zeros(0)], axis=1)]
     for f in cases:
         assert_matches(f, a)
 
@@ -372,6 +376,7 @@ def test_block_errors_and_scalars():
 
 
 @given(arrays(shape=SMALL), arrays(shape=shapes(max_dims=3, max_side=3)), st.one_of(st.none(), st.integers(-3, 3)))
+@example(a=numpy.array([], dtype=bool), v=numpy.array([], dtype=bool), axis=1)
 def test_append(a, v, axis):
     assert_matches(lambda xp, a, v: xp.append(a, v, axis), a, v)
 
