@@ -876,14 +876,15 @@ def _nonzero(m, as_tuple=False):
 
 
 def _compact(v, m):
-    """``v[m]`` for 1-D ``v`` and ``m``: the running count of ``m`` is each chosen element's place (from 1; the
-    others all go to a spare place 0); the result is places 1 to k."""
+    """``v[m]`` for 1-D ``v`` and ``m``: the running count of ``m`` is each chosen element's place (from 1); the
+    others all go to one spare place after the k chosen ones, so the result owns (nearly) just its elements, as
+    NumPy's does."""
     n = m.shape[0]
     counts = torch.cumsum(m.to(torch.int64), 0)
     k = _true_count(counts).shape[0]
     torch._check(k <= n)
-    places = torch.where(m, counts, 0)  # all in [0, n]
-    return torch.ops.aten._unsafe_index_put(v.new_empty(n + 1), [places], v)[1:k + 1]
+    places = torch.where(m, counts - 1, k)  # all in [0, k]
+    return torch.ops.aten._unsafe_index_put(v.new_empty(k + 1), [places], v)[:k]
 
 
 @torch.library.custom_op("npcompile::true_count", mutates_args=())

@@ -136,6 +136,18 @@ def test_compiled_mask_indexing_is_one_graph_of_compactions():
     assert any("true_count" in c for c in calls) and not any("nonzero" in c for c in calls), calls
 
 
+def test_compiled_mask_results_own_just_their_elements():
+    """As NumPy's: a few chosen elements of a big array do not keep a buffer of the big array's size alive."""
+    a = np.random.default_rng(0).random(10_000)
+    got = C.compile(lambda a: a[a > 0.999], backend="aot_eager")(a)
+    assert same(got, a[a > 0.999])
+    root = got
+    while getattr(root, "base", None) is not None:
+        root = root.base
+    held = root.untyped_storage().nbytes() if isinstance(root, torch.Tensor) else root.nbytes
+    assert held <= got.nbytes + 8
+
+
 @pytest.mark.inductor
 def test_inductor_masks_match_numpy():
     @C.compile
