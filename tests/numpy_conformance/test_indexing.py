@@ -269,6 +269,20 @@ def test_setitem_complex_warning():
     assert s.tolist() == [1.0, 1.0, 1.0]
 
 
+def test_negative_step_slices_are_copies_written_back_only_by_assignment():
+    """The README's deviation, pinned: assignment and augmented assignment through a[::-1] reach a (Python
+    writes those back with __setitem__); other writes into the copy do not (NumPy's view would pass them on)."""
+    s = shim.arange(5.0)
+    s[::-1] = shim.arange(5.0)
+    s[::-1] += 1
+    assert s.tolist() == [5.0, 4.0, 3.0, 2.0, 1.0]
+    v = s[::-1]
+    v[0] = 100.0
+    shim.add(s, 1, out=s[::-1])
+    s[::-1].fill(7.0)
+    assert v.base is not s and s.tolist() == [5.0, 4.0, 3.0, 2.0, 1.0]
+
+
 def test_setitem_read_only_and_overlap():
     s = shim.asarray(numpy.arange(5.0))
     r = s[1:]
