@@ -10,6 +10,7 @@ applies them with ``torch._inductor.config.patch`` for the duration of each comp
 from __future__ import annotations
 
 import contextlib
+import functools
 
 import torch
 
@@ -67,6 +68,18 @@ def _accurate_vector_math():
                 delattr(CppVecOverrides, name)
             else:
                 setattr(CppVecOverrides, name, fn)
+
+
+@functools.cache
+def code_version() -> bytes:
+    """A hash of this package's sources, our passes' ``uuid``: Inductor keys its compiled-graph cache on the
+    passes' uuids, so code compiled before a change here (a pass, a setting, the vector-math swap above) is not
+    reused from the on-disk cache."""
+    from pathlib import Path
+
+    from torch._inductor.custom_graph_pass import get_hash_for_files
+
+    return get_hash_for_files(tuple(str(f) for f in sorted(Path(__file__).parent.glob("*.py"))))
 
 
 def _known(options: dict) -> dict:

@@ -16,7 +16,7 @@ of npcompile's own compiles only (``inductor_options`` installs it).
 from __future__ import annotations
 
 import torch
-from torch._inductor.custom_graph_pass import CustomGraphPass, get_hash_for_files
+from torch._inductor.custom_graph_pass import CustomGraphPass
 
 aten, prims = torch.ops.aten, torch.ops.prims
 
@@ -50,7 +50,9 @@ class BoolMaskPass(CustomGraphPass):
                             node.replace_input_with(arg, _Builder(graph, arg).stored_fast(arg))
 
     def uuid(self):
-        return get_hash_for_files((__file__,))
+        from . import code_version
+
+        return code_version()
 
 
 def _val(node):

@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 
 import torch
-from torch._inductor.custom_graph_pass import CustomGraphPass, get_hash_for_files
+from torch._inductor.custom_graph_pass import CustomGraphPass
 
 aten = torch.ops.aten
 
@@ -47,7 +47,9 @@ class OuterReductionPass(CustomGraphPass):
                 _rewrite(graph, node, *plan)
 
     def uuid(self):
-        return get_hash_for_files((__file__,))
+        from . import code_version
+
+        return code_version()
 
 
 def _plan(node):
