@@ -60,7 +60,8 @@ def _plan(node):
     keepdim = node.args[2] if len(node.args) > 2 else node.kwargs.get("keepdim", False)
     val = getattr(x, "meta", {}).get("val")
     if (not isinstance(val, torch.Tensor) or val.device.type != "cpu" or not val.is_floating_point()
-            or set(node.kwargs) - {"keepdim", "dim"} or not isinstance(dims, (list, tuple)) or len(dims) != 1):
+            or set(node.kwargs) - {"keepdim", "dim", "dtype"} or not isinstance(dims, (list, tuple)) or len(dims) != 1
+            or node.kwargs.get("dtype", val.dtype) != val.dtype):  # (a dtype= of the input's own: no cast)
         return None
     shape, strides = val.shape, val.stride()
     if not all(isinstance(s, int) for s in (*shape, *strides)) or val.ndim < 2:

@@ -29,6 +29,7 @@ def _views(gm):
     ("mean", lambda x: torch.mean(x, 0)),
     ("amax", lambda x: torch.amax(x, 0)),
     ("amin keepdim", lambda x: torch.amin(x, [0], keepdim=True)),
+    ("sum with its own dtype=, as the shim's var", lambda x: torch.sum(x * x, [0], True, dtype=torch.float64)),
     ("product then sum, as x.T @ r", lambda x: torch.sum(x.T * x[:, 0], 1)),
     ("3-D, keepdim", lambda x: torch.sum(x.reshape(2000, 4, 16), 0, keepdim=True)),
 ])
@@ -55,6 +56,7 @@ def test_exact_multiple_of_the_chunk_has_no_leftover_rows():
     ("too few rows for chunks", lambda x: torch.sum(x, 0), (600, 64)),
     ("integers sum exactly in any order but keep their own loop", lambda x: torch.sum(x.long(), 0), (2000, 64)),
     ("two reduced axes", lambda x: torch.sum(x, [0, 1]), (2000, 64)),
+    ("a widening dtype=", lambda x: torch.sum(x.float(), [0], dtype=torch.float64), (2000, 64)),
 ])
 def test_other_reductions_are_left_alone(why, fn, shape):
     x = torch.randn(*shape, dtype=torch.float64)
