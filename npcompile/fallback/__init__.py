@@ -136,8 +136,11 @@ def classify(text: str) -> tuple[str, str, str]:
         return "fallback", name, f"{name} is not implemented in npcompile's NumPy"
     if "failed to convert numpy.ndarray to Tensor" in t or "convert numpy.ndarray" in t:
         m = re.search(r"dtype=['\"]?([\w<>\[\]|]+)", t)
-        feat = f"dtype {m.group(1)}" if m else "an array dtype torch cannot hold"
-        return "fallback", feat, f"arrays of {feat} are not compiled"
+        if m:
+            return "fallback", f"dtype {m.group(1)}", f"arrays of dtype {m.group(1)} are not compiled"
+        # (the other arrays torch cannot view: negative strides, as from a[::-1] or np.flip)
+        feat = "arrays with negative strides"
+        return "fallback", feat, f"{feat} (a[::-1], np.flip) are not compiled: pass np.ascontiguousarray(a)"
     if "sourceless builder" in t or "Failed to convert args/kwargs to proxy" in t:
         m = re.search(r"wrap <class '([\w.]+)'>", t)
         what = m.group(1) if m else "an object"

@@ -42,6 +42,13 @@ def test_longdouble():
     assert got.dtype == np.longdouble
 
 
+def test_negative_stride_arguments_run_in_numpy_and_say_so():
+    a = np.arange(10.0)[::-1]
+    _check(lambda x: np.sin(x) * 2 + x[0], a)
+    report = C.explain(lambda x: np.sin(x) * 2)(a)
+    assert [e.feature for e in report.fallbacks] == ["arrays with negative strides"], report
+
+
 def test_ndarray_subclasses_and_masked_arrays():
     m = np.matrix([[1.0, 2.0], [3.0, 4.0]])
     got = _check(lambda a: a * a, m)  # matrix product, as np.matrix defines
