@@ -852,12 +852,12 @@ def extract(condition, arr):
 
 
 def _traced_cpu(t) -> bool:
-    return t.is_cpu and is_tracing(t)
+    return type(t) is not torch.Tensor and t.is_cpu and is_tracing(t)  # (a plain tensor: eager, told quickly)
 
 
 def _masked(t, m):
     """``t[m]`` for a mask ``m`` over ``t``'s leading dims."""
-    if type(t) is torch.Tensor or not _traced_cpu(t) or t.is_complex():  # (a plain tensor: eager, quickly)
+    if not _traced_cpu(t) or t.is_complex():
         return t[m]
     if m.ndim == t.ndim:
         return _compact(t.reshape(-1), m.reshape(-1))
@@ -867,7 +867,7 @@ def _masked(t, m):
 
 def _nonzero(m, as_tuple=False):
     """``torch.nonzero(m, as_tuple=as_tuple)`` for a mask ``m`` of at least one dim."""
-    if type(m) is torch.Tensor or not _traced_cpu(m):
+    if not _traced_cpu(m):
         return torch.nonzero(m, as_tuple=as_tuple)
     flat = _compact(torch.arange(m.numel(), device=m.device), m.reshape(-1))
     coords = [flat // math.prod(m.shape[d + 1:]) % m.shape[d] for d in range(m.ndim - 1)] + [flat % m.shape[-1]] \
@@ -876,8 +876,8 @@ def _nonzero(m, as_tuple=False):
 
 
 def _compact(v, m):
-    """``v[m]`` for 1-D ``v`` and ``m``: the running count of ``m`` is each chosen element's place (from 1); the
-    others all go to one spare place after the k chosen ones, so the result owns (nearly) just its elements, as
+    """``v[m]`` for 1-D ``v`` and ``m``: the running count of ``m`` gives each chosen element its place (the
+    count minus one); the others all go to one spare place after the k chosen ones, so the result owns (nearly) just its elements, as
     NumPy's does."""
     n = m.shape[0]
     counts = torch.cumsum(m.to(torch.int64), 0)

@@ -542,11 +542,12 @@ def _int_fmod(a, b):
     return torch.where(zero, 0, torch.fmod(a, torch.where(zero, 1, b)))
 
 
-def _float_floor_divide(a, b):
+def _float_floor_divide(a, b, m=None):
     """NumPy's float floor division, (a - fmod(a, b)) / b moved to the floor, not torch's floor-rounding divide:
     compiled, Inductor lowers that to a floor of the quotient (-0.5 // 3 gave -0.0, inf // 1 gave inf where
-    NumPy gives -1.0 and NaN)."""
-    m = torch.fmod(a, b)  # NaN where the quotient overflows (torch's vectorized fmod divides): it is whole there
+    NumPy gives -1.0 and NaN).  ``m``: fmod(a, b), when the caller has it."""
+    m = torch.fmod(a, b) if m is None else m
+    # NaN where the quotient overflows (torch's vectorized fmod divides): it is whole there
     m = torch.where(torch.isnan(m) & torch.isfinite(a) & (b != 0) & ~torch.isnan(b), 0, m)
     d = (a - m) / b
     d = torch.where((m != 0) & ((b < 0) != (m < 0)), d - 1, d)
@@ -556,11 +557,17 @@ def _float_floor_divide(a, b):
     return torch.where(b == 0, a / b, q)
 
 
-def _float_remainder(a, b):
-    """NumPy's remainder: fmod moved into the divisor's sign; a zero result takes the divisor's sign."""
-    m = torch.fmod(a, b)
+def _float_remainder(a, b, m=None):
+    """NumPy's remainder: fmod moved into the divisor's sign; a zero result takes the divisor's sign.  ``m``:
+    fmod(a, b), when the caller has it."""
+    m = torch.fmod(a, b) if m is None else m
     m = torch.where((m != 0) & ((b < 0) != (m < 0)), m + b, m)
     return torch.where(m == 0, torch.copysign(torch.zeros_like(m), b), m)
+
+
+def _float_divmod(a, b):
+    m = torch.fmod(a, b)  # one fmod for both results
+    return _float_floor_divide(a, b, m), _float_remainder(a, b, m)
 
 
 def _uge(x, y):
@@ -1077,7 +1084,7 @@ _KERNELS = {
     "fmod": _kinds(int=_int_fmod, uint64=_u64(_u64_remainder), float=torch.fmod),
     "divmod": _kinds(int=lambda a, b: (_int_floor_divide(a, b), _int_remainder(a, b)),
                      uint64=_u64(lambda a, b: _u64_divmod_bits(a, b)),
-                     float=lambda a, b: (_float_floor_divide(a, b), _float_remainder(a, b))),
+                     float=_float_divmod),
     "power": _kinds(int=_int_power, uint64=_u64(_u64_power), float=_float_power, complex=_complex_power),
     "float_power": _kinds(float=torch.pow, complex=_complex_power),
     "negative": _kinds(_negative, uint64=SAME, complex=_complex_negative),
