@@ -866,17 +866,24 @@ def _modf(a):
     return torch.copysign(f, a), i
 
 
-_SUBNORMAL_SCALE = 64
+_FLOAT_BITS = {torch.float16: (torch.int16, 10, 15), torch.float32: (torch.int32, 23, 127),
+               torch.float64: (torch.int64, 52, 1023)}  # float -> (same-size int, mantissa bits, exponent bias)
 
 
 def _frexp(a):
-    """torch's frexp flushes float32/float64 subnormals to zero: scale them up first."""
-    if a.dtype == torch.float16:
-        m, e = torch.frexp(a)
-        return m, e.to(torch.int32)
-    tiny = (a != 0) & (torch.abs(a) < torch.finfo(a.dtype).tiny)
-    m, e = torch.frexp(torch.where(tiny, a * 2.0**_SUBNORMAL_SCALE, a))
-    return m, torch.where(tiny, e - _SUBNORMAL_SCALE, e).to(torch.int32)
+    """(mantissa in [0.5, 1), exponent) from the bit pattern; zeros, infinities and NaNs give (a, 0).
+
+    Not torch.frexp: it flushes float32/float64 subnormals to zero, and Inductor's vectorized C++ for it on
+    float64 declares the exponent with the double vector's width and fails to compile (also int inputs, which
+    NumPy computes in float64)."""
+    ity, mbits, bias = _FLOAT_BITS[a.dtype]
+    tiny = torch.abs(a) < torch.finfo(a.dtype).tiny  # subnormals (and zeros): scaled to normals, exactly
+    scaled = torch.where(tiny, a * 2.0 ** (mbits + 1), a).view(ity)
+    field = (scaled >> mbits) & (2 * bias + 1)  # the biased exponent
+    e = field.to(torch.int32) - (bias - 1) - torch.where(tiny, mbits + 1, 0)
+    m = ((scaled & ~((2 * bias + 1) << mbits)) | ((bias - 1) << mbits)).view(a.dtype)
+    keep = (a == 0) | ~torch.isfinite(a)
+    return torch.where(keep, a, m), torch.where(keep, 0, e).to(torch.int32)
 
 
 def _pow2(k):
