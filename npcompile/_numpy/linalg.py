@@ -251,7 +251,7 @@ def eigh(a: ArrayLike, UPLO="L"):
     uplo = _uplo(UPLO)
     _stacked_square(a)
     (a,), rt = _prepare(a)
-    w, v = torch.linalg.eigh(a, UPLO=uplo)
+    w, v = _eigh(a, uplo, True)
     return EighResult(w.to(_real(rt)), v.to(rt))
 
 
@@ -260,14 +260,22 @@ def eigvalsh(a: ArrayLike, UPLO="L"):
     uplo = _uplo(UPLO)
     _stacked_square(a)
     (a,), rt = _prepare(a)
-    return torch.linalg.eigvalsh(a, UPLO=uplo).to(_real(rt))
+    return _eigh(a, uplo, False).to(_real(rt))
+
+
+def _eigh(a, uplo="L", vectors=True):
+    """torch's eigh/eigvalsh, its failure (NaN or infinite input) raised as NumPy's LinAlgError."""
+    try:
+        return torch.linalg.eigh(a, UPLO=uplo) if vectors else torch.linalg.eigvalsh(a, UPLO=uplo)
+    except torch.linalg.LinAlgError:
+        raise LinAlgError("Eigenvalues did not converge") from None
 
 
 def _svd(a, full_matrices, failure="SVD did not converge", hermitian=False):
     """(u, s, vh) in the computation dtype; ``hermitian`` as NumPy: from eigh, by descending |eigenvalue|."""
     if hermitian:
         _stacked_square(a)
-        w, u = torch.linalg.eigh(a)
+        w, u = _eigh(a)
         order = w.abs().argsort(-1, descending=True)
         w, u = w.gather(-1, order), u.gather(-1, order[..., None, :].expand(u.shape))
         return u, w.abs(), (u * torch.sgn(w).to(u.dtype)[..., None, :]).mH
@@ -282,7 +290,7 @@ def _svd(a, full_matrices, failure="SVD did not converge", hermitian=False):
 def _singular_values(a, hermitian=False):
     if hermitian:
         _stacked_square(a)
-        return torch.linalg.eigvalsh(a).abs().sort(-1, descending=True).values
+        return _eigh(a, vectors=False).abs().sort(-1, descending=True).values
     try:
         s = torch.linalg.svdvals(a)
     except torch.linalg.LinAlgError:

@@ -250,6 +250,19 @@ def test_eigh_bad_uplo():
     assert_matches(lambda xp, a: xp.linalg.eigvalsh(a, "lower"), numpy.eye(2))
 
 
+@pytest.mark.parametrize("call", [lambda xp, a: xp.linalg.eigh(a), lambda xp, a: xp.linalg.eigvalsh(a),
+                                  lambda xp, a: xp.linalg.svd(a, hermitian=True),
+                                  lambda xp, a: xp.linalg.pinv(a, hermitian=True),
+                                  lambda xp, a: xp.linalg.matrix_rank(a, hermitian=True)])
+def test_eigh_of_non_finite_raises_numpys_error(call):
+    """LAPACK's eigh fails on NaN or infinity in the triangle it reads: NumPy's LinAlgError, not torch's."""
+    for bad in (numpy.nan, numpy.inf):
+        a = numpy.eye(3, dtype=numpy.complex64)
+        a[2, 0] = bad
+        assert_matches(call, a)
+        assert_matches(call, a.real.astype(numpy.float64))
+
+
 # ---------------------------------------------------------------- svd, qr, cholesky
 
 
