@@ -18,6 +18,7 @@ from . import _dtypes
 from ._indexing import _eager, _moved, _to_out
 from ._ndarray import ndarray, wrap
 from ._normalize import as_tensor, normalize_axis_index
+from ._trace import is_tracing
 
 __all__ = ["sort", "argsort", "lexsort", "partition", "argpartition", "searchsorted", "sort_complex", "argmax",
            "argmin", "nanargmax", "nanargmin"]
@@ -200,9 +201,24 @@ def _arg(t: torch.Tensor, axis, keepdims, largest: bool, name: str):
     return r.unsqueeze(axis) if keepdims else r
 
 
+# Traced, argmax/argmin of 8-bit values is taken on int16: Inductor's vectorized CPU code for them (torch 2.11 to
+# 2.13) compares value lanes it never loaded, whose index lanes do not exist, and returns a wrong or negative index.
+_ARG_WIDEN = (torch.int8, torch.uint8)
+
+
+def _arg_key(t: torch.Tensor) -> torch.Tensor:
+    s = _sortable(t)
+    return s.to(torch.int16) if s.dtype in _ARG_WIDEN and is_tracing(s) else s
+
+
+def first_true(m: torch.Tensor, dim: int, keepdim: bool = False) -> torch.Tensor:
+    """Index of the first True of the bool tensor ``m`` along ``dim`` (0 where there is none)."""
+    return torch.argmax(_arg_key(m), dim, keepdim=keepdim)
+
+
 def _arg_along(t, dim, largest):
     if not t.is_complex():
-        s = _sortable(t)
+        s = _arg_key(t)
         return torch.argmax(s, dim) if largest else torch.argmin(s, dim)
     re, im = (t.real, t.imag) if largest else (-t.real, -t.imag)
     nan = torch.isnan(re) | torch.isnan(im)
@@ -211,8 +227,7 @@ def _arg_along(t, dim, largest):
     best = key == key.amax(dim, keepdim=True)
     key2 = torch.where(best & ~nan, im, inf)
     pick = best & (key2 == key2.amax(dim, keepdim=True))
-    first = torch.argmax(pick.to(torch.uint8), dim)
-    return torch.where(nan.any(dim), torch.argmax(nan.to(torch.uint8), dim), first)
+    return torch.where(nan.any(dim), first_true(nan, dim), first_true(pick, dim))
 
 
 # dtypes whose flat argmax/argmin is torch's own call on the array as it is (see _arg_along and _sortable)
@@ -225,7 +240,7 @@ def _arg_function(name, largest, skip_nan):
     def f(a, axis=None, out=None, *, keepdims=_np._NoValue):
         if axis is None and out is None and keepdims is _np._NoValue and not skip_nan and type(a) is ndarray:
             t = a.tensor
-            if t.dtype in _ARG_DIRECT and t.numel():
+            if t.dtype in _ARG_DIRECT and t.numel() and not (t.dtype in _ARG_WIDEN and is_tracing(t)):
                 return wrap(pick(t))  # the common case: what _arg computes, without its conversions
         t = as_tensor(a)
         if axis is not None:

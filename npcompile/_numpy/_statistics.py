@@ -23,7 +23,7 @@ from . import _dtypes
 from ._ndarray import wrap
 from ._normalize import as_tensor
 from ._reductions import _mean_dtypes, amax, amin, average, mean, std
-from ._sorting import _int_key, _sortable
+from ._sorting import _int_key, _sortable, first_true
 from . import _ufuncs as U
 from ._ufunc_methods import _NoValue, _flat, _keep_shape, _tracing, finish, reduction_axes
 
@@ -274,7 +274,7 @@ def _weighted_inverted_cdf(t, qf, axis, weights, nan):
     cdf = (cw / cw[..., -1:]).to(qf.dtype)  # compared with q in q's float dtype, as NumPy does
     target = qf.to(x.device).expand(cdf.shape[:-1] + (qf.numel(),)).contiguous()
     i = torch.searchsorted(torch.where(ws > 0, cdf, -1.0).cummax(-1).values.contiguous(), target)
-    i = torch.where(target <= 0, torch.argmax((ws > 0).to(torch.int8), -1, keepdim=True), i)
+    i = torch.where(target <= 0, first_true(ws > 0, -1, keepdim=True), i)
     r = torch.gather(xs, -1, torch.clamp(i, max=x.shape[-1] - 1)).view(x.dtype)
     if x.is_floating_point() and not nan:
         r = torch.where(torch.isnan(x).any(-1, keepdim=True), torch.nan, r)

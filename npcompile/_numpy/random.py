@@ -36,6 +36,7 @@ from .._errors import UnsupportedFeature
 from ._trace import is_tracing as _tracing
 from . import _dtypes, _unsupported
 from ._ndarray import ndarray, wrap
+from ._sorting import first_true
 from ._normalize import as_tensor, check_out, normalize_axis_index
 
 __all__ = [
@@ -675,7 +676,7 @@ def _rejection(propose, shape, *params):
     shape = tuple(shape)
     if _tracing():
         proposals, ok = propose((_ROUNDS,) + shape, *params)
-        return torch.gather(proposals, 0, torch.argmax(ok.to(torch.uint8), dim=0, keepdim=True))[0]
+        return torch.gather(proposals, 0, first_true(ok, 0, keepdim=True))[0]
     params = [p.expand(shape).reshape(-1) if isinstance(p, torch.Tensor) else p for p in params]
     pending = out = None
     for _ in range(_ROUNDS):
