@@ -5,7 +5,8 @@ How a call runs
 ``compile(fn)`` returns a plain Python function (so it binds as a method) that
 
 1. turns each top-level ``numpy.ndarray`` argument of a numeric dtype into a ``torch.Tensor`` sharing its
-   memory (``torch.from_numpy``: zero copy, so in-place updates reach the caller's array);
+   memory (``torch.from_numpy``: zero copy, so in-place updates reach the caller's array); one with negative
+   strides, which torch cannot view, into a copy written back after the call (``npcompile.tracing._copies``);
 2. calls a private entry function (its own code object per compiled function, so Dynamo's per-code caches
    and recompile limits are ours alone) with TorchDynamo's frame callback set; the entry function turns the
    tensors back into arrays (``t.numpy()``, traced by Dynamo as NumPy arrays), calls ``fn`` and turns array
@@ -45,6 +46,7 @@ import torch
 from . import config
 from ._errors import numpy_error
 from . import fallback as _fallback
+from .tracing import _copies
 from .tracing import _devices
 from .tracing import _dynamo_patch as _patch
 from .tracing import _fast_path
@@ -161,12 +163,14 @@ def _tensor_to_numpy(t, io):
     """``t`` as NumPy: a view of the caller's array when it lies in an argument's memory, else ``t``'s own data.
 
     ``io``: the caller's arrays, their tensors, the tensors the graphs ran on (the same, or copies on a
-    device), and whether the function had a graph break.  After one, the code that packs the results runs on
+    device), whether the function had a graph break, and the call's ``_copies.Copies`` (arguments with negative
+    strides, whose tensors are copies: a view of one maps to the caller's array through ``Copies.place``) or
+    ``_devices.Moved`` or None.  After one, the code that packs the results runs on
     Dynamo's rebuilds of the arrays (``tensor.numpy()``, a new object for each frame it rebuilds), where
     ``result is argument`` fails; then a result with an argument's exact memory, layout and dtype counts as
     that argument (so a no-op view ``a[:]`` comes back as ``a``: the one case that differs from NumPy).
     """
-    arrays, host, run, broken = io
+    arrays, host, run, broken, moved = io
     # A result of an argument's dtype that is no view to torch is one the graph made (cheap to tell); a dtype
     # view (``a.view(np.int64)``) is no view to torch either, but has another dtype.
     if run and t.dim() and (broken or t._is_view() or _other_dtype(t.dtype, run)):
@@ -178,7 +182,14 @@ def _tensor_to_numpy(t, io):
                 if broken and p == r.data_ptr() and t.dtype == r.dtype and t.shape == r.shape \
                         and t.stride() == r.stride():
                     return arrays[i]
-                return _view_of(arrays[i], host[i].data_ptr() + (p - r.data_ptr()), t)
+                h = host[i]
+                addr = h.data_ptr() + (p - r.data_ptr())
+                if type(moved) is _copies.Copies and moved.holds(h):
+                    place = moved.place(h, addr, t.shape, t.stride(), t.element_size())
+                    if place is None:
+                        break  # no view of the caller's array: an array of its own, as NumPy's copy
+                    return _view_of(arrays[i], place[0], t, place[1])
+                return _view_of(arrays[i], addr, t)
     try:
         a = t.numpy()
     except (RuntimeError, TypeError):
@@ -206,12 +217,13 @@ class _Region:
         self.base = base
 
 
-def _view_of(a, ptr, t):
-    """A new NumPy array over ``a``'s memory at address ``ptr`` with ``t``'s shape, strides and dtype."""
+def _view_of(a, ptr, t, strides=None):
+    """A new NumPy array over ``a``'s memory at address ``ptr`` with ``t``'s shape and dtype, and ``t``'s
+    strides or the byte ``strides`` given."""
     d = _NP_DTYPES[t.dtype]
     n = d.itemsize
     interface = {"version": 3, "data": (ptr, False), "typestr": d.str, "shape": tuple(t.shape),
-                 "strides": tuple(s * n for s in t.stride())}
+                 "strides": strides or tuple(s * n for s in t.stride())}
     return _np.asarray(_Region(interface, a))
 
 
@@ -275,7 +287,7 @@ def _alias_fix(arrays, tensors):
                 continue
             isz = a.itemsize
             off = a.__array_interface__["data"][0] - root_ptr
-            if off % isz or any(s % isz for s in a.strides):
+            if off % isz or any(s % isz or s < 0 for s in a.strides):  # (negative: a copy, shares nothing)
                 continue
             out[i] = rt.as_strided(a.shape, [s // isz for s in a.strides], rt.storage_offset() + off // isz)
     # identical objects passed twice: one tensor
@@ -513,14 +525,18 @@ def _make_wrapper(state: _Compiled):
         bits = 0
         need_grad = False
         has_base = False
+        moved = None  # _copies.Copies or _devices.Moved: what to write back after the call
         i = 0
         for a in args:
             if type(a) is _ndarray:
-                if a.dtype in torch_dtypes and a.flags.writeable:
-                    try:
-                        t = _from_numpy(a)
-                    except (ValueError, TypeError):  # e.g. negative strides: Dynamo's own path copes
-                        t = None
+                if a.dtype in torch_dtypes and (flags := a.flags).writeable:
+                    if flags.c_contiguous or min(a.strides) >= 0:  # (not: torch.from_numpy raises, in 25 us)
+                        try:
+                            t = _from_numpy(a)
+                        except (ValueError, TypeError):  # a negative stride of length 1
+                            moved, t = _copy_in(moved, a, args, kwargs)
+                    else:
+                        moved, t = _copy_in(moved, a, args, kwargs)
                     if t is not None:
                         targs[i] = t
                         bits |= 1 << i
@@ -538,7 +554,8 @@ def _make_wrapper(state: _Compiled):
             i += 1
         mask = (_MASKS.get((bits, i)) or _mask_string(bits, i)) if bits else ""
         if kwargs:
-            kwargs, mask, nk, has_base_k, need_grad_k = _convert_kwargs(kwargs, mask, in_arrays, in_tensors, state)
+            kwargs, mask, has_base_k, need_grad_k, moved = _convert_kwargs(kwargs, mask, in_arrays, in_tensors,
+                                                                           state, args, moved)
             has_base = has_base or has_base_k
             need_grad = need_grad or need_grad_k
         n_in = len(in_arrays)
@@ -549,19 +566,24 @@ def _make_wrapper(state: _Compiled):
                 _replace_tensors(targs, kwargs, in_tensors, fixed)
                 in_tensors = fixed
         run_tensors = in_tensors
-        moved = None
         if n_in and _tf_stack_len():  # (a device context is a torch function mode: none, nothing to ask)
             device = _devices.run_device()
             if device is not None:
-                moved = _devices.Moved(in_tensors, device)
-                run_tensors = moved.run
+                on_device = _devices.Moved(in_tensors, device)
+                run_tensors = on_device.run
                 _replace_tensors(targs, kwargs, in_tensors, run_tensors)
+                if moved is None:
+                    moved = on_device
+                else:
+                    moved.device = on_device
         grad_off = not need_grad and _is_grad_enabled()
         if grad_off:
             _set_grad_enabled(False)
         try:
             out = direct(mask, tuple(targs), kwargs) if direct.table else _MISS
             if out is _MISS:
+                if type(moved) is _copies.Copies:
+                    moved.snapshot()  # code Dynamo runs uncompiled may write into the copies, uncounted
                 prior = _set_eval_frame(callback)
                 try:
                     out = entry(mask, *targs, **kwargs)
@@ -578,7 +600,7 @@ def _make_wrapper(state: _Compiled):
                 _set_grad_enabled(True)
             if moved is not None:
                 moved.copy_back()
-        io = (in_arrays, in_tensors, run_tensors, state.broken)
+        io = (in_arrays, in_tensors, run_tensors, state.broken, moved)
         if type(out) is _Tensor:
             return _tensor_to_numpy(out, io)
         return _unpack_out(out, args, user_kwargs, io)
@@ -598,15 +620,28 @@ def _mask_string(bits: int, n: int) -> str:
     return m
 
 
-def _convert_kwargs(kwargs, mask, in_arrays, in_tensors, state):
+def _copy_in(moved, a, args, kwargs):
+    """The call's ``_copies.Copies`` and the copy of ``a`` (an array torch cannot view: negative strides) that
+    stands in for it, or None where Dynamo's path (real NumPy) must take ``a``."""
+    if moved is None:
+        moved = _copies.Copies()
+    return moved, moved.add(a, args, kwargs)
+
+
+def _convert_kwargs(kwargs, mask, in_arrays, in_tensors, state, args, moved):
     kwnames = []
     tkw = {}
     has_base = need_grad = False
     for k, v in kwargs.items():
-        if type(v) is _ndarray and v.dtype in _TORCH_DTYPES and v.flags.writeable:
-            try:
-                t = _from_numpy(v)
-            except (ValueError, TypeError):
+        if type(v) is _ndarray and v.dtype in _TORCH_DTYPES and (flags := v.flags).writeable:
+            if flags.c_contiguous or min(v.strides) >= 0:
+                try:
+                    t = _from_numpy(v)
+                except (ValueError, TypeError):
+                    moved, t = _copy_in(moved, v, args, kwargs)
+            else:
+                moved, t = _copy_in(moved, v, args, kwargs)
+            if t is None:
                 tkw[k] = v
                 continue
             tkw[k] = t
@@ -623,7 +658,7 @@ def _convert_kwargs(kwargs, mask, in_arrays, in_tensors, state):
             tkw[k] = v
     if kwnames:
         mask = mask + "|" + ",".join(kwnames)
-    return tkw, mask, len(kwnames), has_base, need_grad
+    return tkw, mask, has_base, need_grad, moved
 
 
 def _replace_tensors(targs, kwargs, old, new):

@@ -138,9 +138,11 @@ def classify(text: str) -> tuple[str, str, str]:
         m = re.search(r"dtype=['\"]?([\w<>\[\]|]+)", t)
         if m:
             return "fallback", f"dtype {m.group(1)}", f"arrays of dtype {m.group(1)} are not compiled"
-        # (the other arrays torch cannot view: negative strides, as from a[::-1] or np.flip)
+        # (the other arrays Dynamo takes from us: negative strides where a copy could not stand in, see
+        # npcompile.tracing._copies)
         feat = "arrays with negative strides"
-        return "fallback", feat, f"{feat} (a[::-1], np.flip) are not compiled: pass np.ascontiguousarray(a)"
+        return "fallback", feat, (f"{feat} that share memory with another argument (f(x, x[::-1])) or are "
+                                  f"read-only are not compiled: pass a copy")
     if "sourceless builder" in t or "Failed to convert args/kwargs to proxy" in t:
         m = re.search(r"wrap <class '([\w.]+)'>", t)
         what = m.group(1) if m else "an object"
