@@ -77,8 +77,8 @@ def _machine(args):
 
 def run_kernel(mod, cols, args, triad, cold_root):
     """Measure one kernel in every column; returns its JSON record."""
+    from . import bandwidth, timing
     from . import inputs as kin
-    from . import timing
     from .columns import dynamo_counts
     from .verify import as_outputs, compare
 
@@ -116,6 +116,8 @@ def run_kernel(mod, cols, args, triad, cold_root):
                 stats[key] = timing.measure(fn, arrays, repeat=args.repeat)
             except Exception as e:  # noqa: BLE001
                 rec["columns"][key]["error"] = _short_error(e)
+    if nbytes:  # the machine's bandwidth drifts: the kernel is compared with a triad measured just after it
+        rec["triad"] = {dev: bandwidth.triad(dev, passes=5) for dev in triad}
     for col in cols:
         c = rec["columns"][col.key]
         if col.key not in stats:
@@ -124,10 +126,10 @@ def run_kernel(mod, cols, args, triad, cold_root):
         if col.compiled:
             c["compile_s"] = max(0.0, c["first_call_s"] - c["median_s"])
         if nbytes:
-            bw = triad["cpu"] if col.key == "numpy" or args.device == "cpu" else triad.get(args.device)
+            bw = rec["triad"]["cpu"] if col.key == "numpy" or args.device == "cpu" else rec["triad"].get(args.device)
             c["gbps"] = nbytes / c["median_s"] / 1e9
             if bw:
-                c["pct_triad"] = 100.0 * c["gbps"] / bw["best_gbps"]
+                c["pct_triad"] = 100.0 * c["gbps"] / bw["median_gbps"]
     return rec
 
 
@@ -275,7 +277,8 @@ def _run(args, cold_root):
         print(f"WARNING: machine busy (1-min load average {busy:.1f} on {m['cpu_count']} cores): other processes "
               "compete for the cores; multi-threaded columns suffer most (OpenMP threads wait for descheduled ones)")
     print("ms: median per call; x: speedup vs NumPy; npc:tc: torch.compile time / npcompile time; "
-          "%bw: bytes moved / time as % of triad (memory-bound kernels); compile: first call - median (g = graphs)\n")
+          "%bw: bytes moved / median time as % of the median triad measured right after the kernel "
+          "(memory-bound kernels); compile: first call - median (g = graphs)\n")
     if data["process_init_s"]:
         print("one-off Dynamo/Inductor start-up, compiling a trivial function first (not in 'compile'; the first "
               "column also pays Inductor's start-up, shared by all): "
