@@ -3,7 +3,7 @@
 NumPy 2's types: float16/float32/complex64 transform in single precision (float16 is computed as float32,
 which torch's CPU FFT needs), everything else (integers, bools, float64) in double.  ``n``/``s`` pad or crop,
 ``norm`` is 'backward' (default), 'ortho' or 'forward', and ``out=`` takes the result (exact shape,
-'same_kind' casting), all as in NumPy.
+'same_kind' casting; a higher-precision ``out=`` can raise the precision, ``_loop_precision``), all as in NumPy.
 """
 
 from __future__ import annotations
@@ -37,6 +37,20 @@ def _inexact(t, name, real_only=False):
                             "coerced to any supported types according to the casting rule ''safe''")
         return t
     return t.to(torch.float32 if t.dtype in _SINGLE else torch.float64)
+
+
+def _loop_precision(kind, t, x, norm, out):
+    """``x`` (``t`` as ``_inexact`` makes it) in the precision NumPy's transform runs in given ``out=``.  NumPy
+    picks the loop from the input, the ``norm`` factor and ``out`` together: where the input already is the
+    loop's own type and the factor a typed scalar (not 1), that loop; otherwise (float16, integers, real input
+    to a complex transform, or no scaling) an ``out=`` of higher precision computes in its precision."""
+    if out is None or check_out(out).dtype.kind not in "fc":  # (another kind fails in _finish, as NumPy's)
+        return x
+    own = t.dtype in (torch.float32, torch.float64) if kind in _HALF_OUT else t.is_complex()
+    scaled = norm == "ortho" or norm == ("backward" if kind in _INVERSE else "forward")
+    if own and scaled:
+        return x
+    return x.to(torch.promote_types(x.dtype, _dtypes.to_torch(out.dtype).to_real()))
 
 
 def _norm(norm):
@@ -76,19 +90,21 @@ _HALF_OUT = ("rfft", "ihfft")
 _INVERSE = ("ifft", "irfft", "ihfft")
 
 
-def _transform(kind, t, n, dim, norm):
-    """One 1-D transform of tensor ``t`` (``n`` None: the transform's default for ``t``).  As in NumPy,
-    irfft/hfft of real float16 input stay float16."""
+def _transform(kind, t, n, dim, norm, out=None):
+    """One 1-D transform of tensor ``t`` (``n`` None: the transform's default for ``t``) in the precision NumPy
+    uses for it with ``out``.  As in NumPy, irfft/hfft of real float16 input stay float16."""
     if n is None:
         n = 2 * (t.shape[dim] - 1) if kind in _REAL_OUT else t.shape[dim]
     n = _points(n)
-    x = _inexact(t, kind, real_only=kind in _HALF_OUT)
-    if x.numel() and t.dtype == torch.float16:  # NumPy scales float16 input by a float16-rounded factor
+    x = _loop_precision(kind, t, _inexact(t, kind, real_only=kind in _HALF_OUT), norm, out)
+    factor_dtype = t.dtype if t.dtype in _SINGLE[:2] else t.dtype.to_real() if t.is_complex() else torch.float64
+    if x.numel() and factor_dtype != (x.dtype.to_real() if x.is_complex() else x.dtype):
+        # NumPy scales by a factor rounded to the input's precision (float16; float32 computed in double)
         inverse = kind in _INVERSE
         r = _ONE_AXIS[kind](x, n=n, dim=dim, norm="forward" if inverse else "backward")  # unscaled
         scaled = "backward" if inverse else "forward"  # the norm that divides this direction by n
         factor = n ** -0.5 if norm == "ortho" else 1.0 / n if norm == scaled else 1.0
-        r = r * float(_np.float16(factor)) if factor != 1.0 else r
+        r = r * torch.tensor(factor, dtype=factor_dtype).item() if factor != 1.0 else r
     elif x.numel():
         r = _ONE_AXIS[kind](x, n=n, dim=dim, norm=norm)
     else:  # torch's FFT refuses empty arrays
@@ -98,13 +114,13 @@ def _transform(kind, t, n, dim, norm):
         dtype = (torch.float32 if single else torch.float64) if kind in _REAL_OUT else (
             torch.complex64 if single else torch.complex128)
         r = x.new_zeros(shape, dtype=dtype)
-    return r.to(torch.float16) if t.dtype == torch.float16 and kind in _REAL_OUT else r
+    return r.to(torch.float16) if t.dtype == torch.float16 and kind in _REAL_OUT and out is None else r
 
 
 def _one_axis(kind, a, n, axis, norm, out):
     t = as_tensor(a)
     axis = normalize_axis_index(axis, t.ndim)
-    return _finish(_transform(kind, t, n, axis, _norm(norm)), out, kind)
+    return _finish(_transform(kind, t, n, axis, _norm(norm), out), out, kind)
 
 
 def fft(a, n=None, axis=-1, norm=None, out=None):
@@ -167,18 +183,23 @@ def _shape_and_axes(t, s, axes, inverse_real):
     return [t.shape[ax] if n is not None and n == -1 else n for n, ax in zip(s, axes)], axes
 
 
-def _c2c(t, s, axes, norm, inverse, last_first=True):
+def _c2c(t, s, axes, norm, inverse, last_first=True, out=None):
     """Complex transforms over ``axes``, one after another (repeated axes transform repeatedly) in NumPy's
-    order: last axis first, except in irfftn."""
+    order: last axis first, except in irfftn.  With ``out``, as NumPy, each pass is written into ``out`` (its
+    shape, its casting) and the next reads it back."""
     if not axes:
         return t
-    if len(set(axes)) == len(axes) and t.numel() and t.dtype != torch.float16:  # float16: per axis (above)
+    if len(set(axes)) == len(axes) and t.numel() and t.dtype != torch.float16 and out is None:  # else per axis
         s = [t.shape[ax] if n is None else _points(n) for n, ax in zip(s, axes)]
         return (torch.fft.ifftn if inverse else torch.fft.fftn)(_inexact(t, ""), s=s, dim=axes, norm=norm)
     steps = list(zip(s, axes))
     for n, ax in reversed(steps) if last_first else steps:
-        t = _transform("ifft" if inverse else "fft", t, n, ax, norm)
+        t = _through_out(_transform("ifft" if inverse else "fft", t, n, ax, norm, out), out)
     return t
+
+
+def _through_out(r, out):
+    return r if out is None else as_tensor(_finish(r, out, "fftn"))
 
 
 def _n_axes(kind, a, s, axes, norm, out):
@@ -190,11 +211,12 @@ def _n_axes(kind, a, s, axes, norm, out):
             raise IndexError("list index out of range")
         return a if isinstance(a, ndarray) else wrap(t)  # nothing to transform: NumPy returns the input
     if kind == "rfftn":
-        r = _c2c(_transform("rfft", t, s[-1], axes[-1], norm), s[:-1], axes[:-1], norm, False)
-    elif kind == "irfftn":
-        r = _transform("irfft", _c2c(t, s[:-1], axes[:-1], norm, True, False), s[-1], axes[-1], norm)
+        r = _through_out(_transform("rfft", t, s[-1], axes[-1], norm, out), out)
+        r = _c2c(r, s[:-1], axes[:-1], norm, False, out=out)
+    elif kind == "irfftn":  # NumPy's out= takes the last (real) transform only
+        r = _transform("irfft", _c2c(t, s[:-1], axes[:-1], norm, True, False), s[-1], axes[-1], norm, out)
     else:
-        r = _c2c(t, s, axes, norm, kind == "ifftn")
+        r = _c2c(t, s, axes, norm, kind == "ifftn", out=out)
     return _finish(r, out, kind)
 
 

@@ -83,12 +83,58 @@ IGNORE_OUT = ("hfft", "ifft2", "irfft2")  # NumPy 2.x drops their out= (the shim
 def test_out(name, out_dtype):
     a = numpy.arange(12.0).reshape(3, 4)
     expected = getattr(numpy.fft, name)(a)
-    out = numpy.zeros(expected.shape, out_dtype)
-    assert_matches(lambda xp, a: getattr(xp.fft, name)(a, out=xp.asarray(out)), a, rtol=1e-4, atol=1e-9)
+    assert_matches(lambda xp, a: getattr(xp.fft, name)(a, out=xp.zeros(expected.shape, out_dtype)), a,
+                   rtol=1e-4, atol=1e-9)  # (a fresh out= each side: a shared one would hold NumPy's result)
     assert_matches(lambda xp, a: getattr(xp.fft, name)(a, out=xp.zeros((5, 5), dtype=complex)), a)
     r = shim.zeros(expected.shape, dtype=out_dtype)
     if numpy.can_cast(expected.dtype, out_dtype, "same_kind"):
         assert (getattr(shim.fft, name)(shim.asarray(a), out=r) is r) == (name not in IGNORE_OUT)
+
+
+def _single_input(name, dtype):
+    a = numpy.random.default_rng(0).standard_normal((3, 5)) * [[1], [1e3], [1e-3]]
+    if dtype == "complex64":
+        if name in ("rfft", "ihfft", "rfftn", "rfft2"):
+            pytest.skip("a real transform")
+        a = a + 1j * a[::-1]
+    return a.astype(dtype)
+
+
+def _double_out(name, a):
+    """A fresh double-precision out= for each side (a shared one would be NumPy's result overwritten)."""
+    expected = getattr(numpy.fft, name)(a)
+    return expected.shape, numpy.complex128 if expected.dtype.kind == "c" else numpy.float64
+
+
+@pytest.mark.parametrize("name", [n for n in ONE_AXIS + N_AXES if n not in IGNORE_OUT])
+@pytest.mark.parametrize("dtype", ["float16", "float32", "complex64"])
+@pytest.mark.parametrize("norm", NORMS)
+def test_out_of_higher_precision(name, dtype, norm):
+    """A double out= for single-precision input: NumPy picks the loop from input, norm factor and out together
+    (double where the factor is 1 or the input is not the loop's own type; the factor rounded to the input's
+    precision); each n-D pass goes through out."""
+    a = _single_input(name, dtype)
+    out = _double_out(name, a)
+    assert_matches(lambda xp, a: getattr(xp.fft, name)(a, norm=norm, out=xp.zeros(*out)), a, **tolerance(a))
+
+
+@pytest.mark.parametrize("name, dtype, norm", [("fft", "float32", None), ("fft", "complex64", "backward"),
+                                               ("rfft", "float32", None), ("ifft", "float32", "backward"),
+                                               ("ifft", "float16", "ortho"), ("irfft", "float32", None),
+                                               ("irfft", "float16", None), ("fftn", "complex64", None),
+                                               ("rfft2", "float32", None), ("fft2", "float16", "forward")])
+def test_out_of_higher_precision_computes_in_double(name, dtype, norm):
+    a = _single_input(name, dtype)
+    out = _double_out(name, a)
+    assert_matches(lambda xp, a: getattr(xp.fft, name)(a, norm=norm, out=xp.zeros(*out)), a, rtol=1e-13, atol=0)
+
+
+def test_n_axes_out_takes_every_pass():
+    """NumPy writes each pass of fftn/rfftn into out=: a size change on a first pass fails on out's shape."""
+    a = numpy.ones((3, 4))
+    for name in ("fftn", "rfftn"):
+        out = numpy.zeros((5, 4 if name == "fftn" else 3), complex)
+        assert_matches(lambda xp, a: getattr(xp.fft, name)(a, s=(5, 4), axes=(0, 1), out=xp.asarray(out)), a)
 
 
 @pytest.mark.filterwarnings("ignore:divide by zero")
