@@ -176,7 +176,10 @@ def searchsorted(a, v, side="left", sorter=None):
             raise TypeError("sorter must only contain integers")
         if s.shape != ta.shape:
             raise ValueError("sorter.size must equal a.size")
-        ta = ta[s.to(torch.int64)]
+        try:
+            ta = ta[s.to(torch.int64)]
+        except IndexError:  # (eager: torch checks the indices; NumPy checks those its search reads)
+            raise ValueError("Sorter index out of range.") from None
     td = _dtypes.to_torch(_dtypes.promote_types(_dtypes.from_torch(ta.dtype), _dtypes.from_torch(tv.dtype)))
     if td.is_complex:
         raise UnsupportedFeature("searchsorted on complex values")

@@ -126,7 +126,7 @@ def test_searchsorted(data, a):
 
 def test_searchsorted_arguments():
     a = numpy.array([1, 2, 3])
-    for kw in [{"side": "L"}, {"side": "x"}, {"sorter": [0, 1]}, {"sorter": [0.0, 1, 2]}]:
+    for kw in [{"side": "L"}, {"side": "x"}, {"sorter": [0, 1]}, {"sorter": [0.0, 1, 2]}, {"sorter": [9, 9, 9]}]:
         assert_matches(lambda xp, a: xp.searchsorted(a, 1, **kw), a)
     assert_matches(lambda xp, a: xp.searchsorted(a, 1), numpy.zeros((2, 2)))
     assert_matches(lambda xp, a: xp.searchsorted(a, 1), numpy.array(1))
