@@ -31,21 +31,22 @@ _ndarray = np.ndarray
 
 def shares_memory(a, args, kwargs) -> bool:
     """Whether ``a`` (one of the arguments) may share memory with any other argument, nested ones included."""
-    seen = [0]
-
-    def hit(x) -> bool:
+    seen = False
+    todo = [*args, *kwargs.values()]
+    while todo:
+        x = todo.pop()
         if x is a:
-            seen[0] += 1
-            return seen[0] > 1
-        if isinstance(x, _ndarray):
-            return np.may_share_memory(a, x)
-        if isinstance(x, (list, tuple)):
-            return any(hit(v) for v in x)
-        if isinstance(x, dict):
-            return any(hit(v) for v in x.values())
-        return False
-
-    return any(hit(x) for x in args) or any(hit(v) for v in kwargs.values())
+            if seen:
+                return True
+            seen = True
+        elif isinstance(x, _ndarray):
+            if np.may_share_memory(a, x):
+                return True
+        elif isinstance(x, (list, tuple)):
+            todo.extend(x)
+        elif isinstance(x, dict):
+            todo.extend(x.values())
+    return False
 
 
 class Copies:
@@ -94,46 +95,44 @@ class Copies:
     def place(self, copy, addr: int, shape, strides, itemsize: int):
         """Where a view of ``copy`` (first element at ``addr``; ``strides`` in elements of ``itemsize`` bytes)
         lies in the caller's array: ``(address, byte strides)``, or None where its elements are not at regular
-        steps there."""
+        steps there.  Worked in bytes, so that views of another element size (``a.real``, ``a.view(np.int32)``)
+        map too, each element's bytes as one more axis of step 1."""
         k = next(i for i, c in enumerate(self.copies) if c is copy)
         a = self.arrays[k]
-        off = addr - copy.data_ptr()
-        if itemsize != a.itemsize or off % itemsize:
-            return None
         groups = self._groups.get(k)
         if groups is None:
             groups = self._groups[k] = _groups(a, copy.numpy())
-        off //= itemsize
+        off = addr - copy.data_ptr()
         reach = [off // step % n for n, step, _ in groups]  # the view's first index, then its last, per group
         ptr = a.__array_interface__["data"][0] + sum(i * s for i, (_, _, s) in zip(reach, groups))
         out = []
-        for size, stride in zip(shape, strides):
-            if size <= 1:
-                out.append(0)
-                continue
+        for size, stride in (*zip(shape, (s * itemsize for s in strides)), (itemsize, 1)):
             w = 0
-            for g, (n, step, s) in enumerate(groups):  # stride as a step in (mixed-radix) index space
-                q, stride = divmod(stride, step)
-                reach[g] += (size - 1) * q
-                w += q * s
-            if stride:
-                return None
+            if size > 1:
+                for g, (n, step, s) in enumerate(groups):  # the stride as a step in (mixed-radix) index space
+                    q, stride = divmod(stride, step)
+                    reach[g] += (size - 1) * q
+                    w += q * s
+                if stride:
+                    return None
             out.append(w)
         if any(r >= n for r, (n, _, _) in zip(reach, groups)):
             return None  # a step would carry into an outer index: no regular step in the caller's array
-        return ptr, tuple(out)
+        if itemsize > 1 and out[-1] != 1:
+            return None  # an element's bytes are not together in the caller's array
+        return ptr, tuple(out[:-1])
 
 
 def _groups(a, c) -> list:
-    """``a``'s axes (length > 1) in the copy's memory order, outer first, adjacent ones merged where ``a``'s
-    memory steps merge too: ``(length, the copy's step in elements, a's step in bytes)`` each."""
+    """``a``'s axes (length > 1) in the copy's memory order, outer first, then the bytes of an element, adjacent
+    ones merged where ``a``'s memory steps merge too: ``(length, the copy's step, a's step)`` each, in bytes."""
     out = []
-    for m in sorted((m for m in range(a.ndim) if a.shape[m] > 1), key=lambda m: -c.strides[m]):
-        n, s = a.shape[m], a.strides[m]
+    axes = sorted((m for m in range(a.ndim) if a.shape[m] > 1), key=lambda m: -c.strides[m])
+    for n, step, s in (*((a.shape[m], c.strides[m], a.strides[m]) for m in axes), (a.itemsize, 1, 1)):
         if out and out[-1][2] == s * n:
-            out[-1] = (out[-1][0] * n, c.strides[m] // c.itemsize, s)
+            out[-1] = (out[-1][0] * n, step, s)
         else:
-            out.append((n, c.strides[m] // c.itemsize, s))
+            out.append((n, step, s))
     return out
 
 
