@@ -12,9 +12,10 @@ layout).  NumPy's semantics around it:
   real NumPy, which writes into the copy without moving the counter: there the copy is compared with a
   snapshot taken before the call, and the elements that changed are written back.
 * Results that view the argument.  A view of the copy whose elements lie at regular steps in the caller's
-  array (slices, transposes, diagonals, ``reshape``s that NumPy makes as views) comes back as that view of the
-  caller's array, as NumPy returns it; any other is an array of its own (``_compile`` keeps it on the copy's
-  memory), as NumPy's result is a copy there too.
+  array (slices, transposes, diagonals, dtype views, ``reshape``s that NumPy makes as views) comes back as
+  that view of the caller's array, as NumPy returns it; any other is an array of its own (``_compile`` keeps
+  it on the copy's memory), as NumPy's result is a copy there too.  (What NumPy decides by the argument's own
+  layout, such as whether ``ravel`` copies, follows the copy's layout: a README deviation.)
 * Aliasing.  An argument that shares memory with another argument (``f(a, a[::-1])``, also inside a list or
   dict argument, or the same array passed twice) is not copied, since a write through one would not be seen
   through the other: Dynamo cannot take the array and the whole call runs in real NumPy.  Read-only arrays
