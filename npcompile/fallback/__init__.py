@@ -138,11 +138,11 @@ def classify(text: str) -> tuple[str, str, str]:
         m = re.search(r"dtype=['\"]?([\w<>\[\]|]+)", t)
         if m:
             return "fallback", f"dtype {m.group(1)}", f"arrays of dtype {m.group(1)} are not compiled"
-        # (the other arrays Dynamo takes from us: negative strides where a copy could not stand in, see
-        # npcompile.tracing._copies)
+        # (the other arrays torch cannot view: negative strides, where npcompile.tracing._copies does not copy)
         feat = "arrays with negative strides"
-        return "fallback", feat, (f"{feat} that share memory with another argument (f(x, x[::-1])) or are "
-                                  f"read-only are not compiled: pass a copy")
+        return "fallback", feat, (f"{feat} run in real NumPy unless passed as writeable top-level arguments "
+                                  f"sharing no memory with another argument (not a global, a list item, or "
+                                  f"f(x, x[::-1]))")
     if "sourceless builder" in t or "Failed to convert args/kwargs to proxy" in t:
         m = re.search(r"wrap <class '([\w.]+)'>", t)
         what = m.group(1) if m else "an object"
