@@ -27,6 +27,7 @@ from ._ndarray import ndarray, view_of, wrap
 from ._normalize import (
     ArrayLike, OutArray, as_tensor, check_out, copy_to_out, normalize_axis_index, normalize_axis_tuple, normalizer,
 )
+from ._sorting import search
 
 __all__ = [
     "clip", "round", "around", "fix", "interp", "gradient", "diff", "ediff1d", "trapezoid", "unwrap", "sinc", "i0",
@@ -236,7 +237,7 @@ def _interp_real(x, xp, fp, left, right):
     if n == 1:
         r = fp[0].expand(x.shape)
     else:
-        j = (torch.searchsorted(xp, x.contiguous(), right=True) - 1).clamp(0, n - 2)
+        j = (search(xp, x, right=True) - 1).clamp(0, n - 2)
         x0, x1, f0, f1 = xp[j], xp[j + 1], fp[j], fp[j + 1]
         slope = (f1 - f0) / (x1 - x0)
         r = slope * (x - x0) + f0

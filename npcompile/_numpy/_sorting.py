@@ -162,6 +162,12 @@ def sort_complex(a):
 # ---------------------------------------------------------------- searching
 
 
+def search(boundaries, values, right=False):
+    """``torch.searchsorted`` on contiguous operands: torch copies strided ones itself, but with a UserWarning
+    that NumPy code never sees."""
+    return torch.searchsorted(boundaries.contiguous(), values.contiguous(), right=right)
+
+
 def searchsorted(a, v, side="left", sorter=None):
     """``numpy.searchsorted``: compared in a dtype holding both (Python scalars at their default dtype)."""
     ta, tv = as_tensor(a), as_tensor(v)
@@ -184,7 +190,7 @@ def searchsorted(a, v, side="left", sorter=None):
     if td.is_complex:
         raise UnsupportedFeature("searchsorted on complex values")
     ka, kv = _int_key(ta.to(td)), _int_key(tv.to(td))
-    return wrap(torch.searchsorted(ka.contiguous(), kv.reshape(-1), right=side == "right").reshape(tv.shape))
+    return wrap(search(ka, kv.reshape(-1), right=side == "right").reshape(tv.shape))
 
 
 def _arg(t: torch.Tensor, axis, keepdims, largest: bool, name: str):

@@ -23,7 +23,7 @@ from . import _dtypes
 from ._ndarray import wrap
 from ._normalize import as_tensor
 from ._reductions import _mean_dtypes, amax, amin, average, mean, std
-from ._sorting import _int_key, _sortable, first_true
+from ._sorting import _int_key, _sortable, first_true, search
 from . import _ufuncs as U
 from ._ufunc_methods import _NoValue, _flat, _keep_shape, _tracing, finish, reduction_axes
 
@@ -361,7 +361,8 @@ def _extent(x):
 def _unsigned_subtract(hi, lo):
     """``hi - lo`` as NumPy's histogram takes it: signed integers subtract into their unsigned type."""
     d = _dtypes.result_type(hi, lo)
-    if d.kind == "i":
+    if d.kind == "i":  # both as arrays of that dtype first (a Python range's -1 is no uint64 scalar)
+        hi, lo = (wrap(as_tensor(v).to(_dtypes.to_torch(d))) for v in (hi, lo))
         return U.subtract(hi, lo, dtype=_np.dtype(d.char.upper()), casting="unsafe")
     return U.subtract(hi, lo)
 
@@ -515,7 +516,7 @@ def _count(x, edges, weights, span=None):
         i = i + (xs >= edge(i + 1)).to(f8) * (i != nb - 1).to(f8)
         i = torch.where(xs >= es[0], torch.where(xs <= es[-1], i, nb), nb).to(torch.int64)
     else:
-        i = torch.searchsorted(es, xs, right=True) - 1
+        i = search(es, xs, right=True) - 1
         i = torch.where(xs == es[-1], nb - 1, i)
         i = torch.where((i >= 0) & (i < nb), i, nb)
     if weights is None:
@@ -599,8 +600,8 @@ def histogram_bin_edges(a, bins=10, range=None, weights=None):  # noqa: A002
 
 def _dd_edges(col, b, r):
     """Edges of one histogramdd dimension: a bin count over ``r`` or the data's extent, or explicit edges."""
-    if isinstance(b, str):
-        raise UnsupportedFeature("histogramdd with string bin estimators")
+    if isinstance(b, str):  # NumPy compares it with 1
+        raise TypeError("'<' not supported between instances of 'str' and 'int'")
     bt = as_tensor(b)
     if bt.ndim == 0:
         n = operator.index(b)
@@ -619,15 +620,19 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):  # noq
     """D-dimensional histogram of N points (an (N, D) array or D arrays of N); float64 counts as NumPy."""
     if isinstance(sample, (list, tuple)) and not (len(sample) and _is_scalar_row(sample)):
         cols = [as_tensor(s).reshape(-1) for s in sample]
+        if len({c.numel() for c in cols}) > 1:
+            raise ValueError("setting an array element with a sequence. The requested array has an inhomogeneous "
+                             "shape after 1 dimensions.")
         x = torch.stack(cols, 1) if cols else torch.empty((0, 0), dtype=torch.float64)
     else:
         x = as_tensor(sample)
         x = x.reshape(-1, 1) if x.ndim < 2 else x
     n, d = _real_sample(x).shape
-    bins = [bins] * d if isinstance(bins, (int, str)) or (as_tensor(bins).ndim == 0 if not isinstance(
-        bins, (list, tuple)) else False) else list(bins)
-    if len(bins) != d:
-        raise ValueError("The dimension of bins must be equal to the dimension of the sample x.")
+    try:  # NumPy's rule: anything with a length (a string too) has one entry per dimension
+        if len(bins) != d:
+            raise ValueError("The dimension of bins must be equal to the dimension of the sample x.")
+    except TypeError:
+        bins = [bins] * d
     ranges = [None] * d if range is None else list(range)
     if len(ranges) != d:
         raise ValueError("range argument must have one entry per dimension")
@@ -641,7 +646,7 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):  # noq
         nb = e.numel() - 1
         common = _dtypes.to_torch(_dtypes.result_type(x, e))
         xi, ei = _sortable(x[:, i].to(common)), _sortable(e.to(common))
-        j = torch.searchsorted(ei, xi, right=True) - 1
+        j = search(ei, xi, right=True) - 1
         j = torch.where(xi == ei[-1], nb - 1, j)
         valid &= (j >= 0) & (j < nb)
         flat = flat * nb + torch.clamp(j, 0, builtins.max(nb - 1, 0))
@@ -667,8 +672,13 @@ def _is_scalar_row(sample):
 
 def histogram2d(x, y, bins=10, range=None, density=None, weights=None):  # noqa: A002
     """``histogramdd`` of the points (x, y): returns (H, xedges, yedges)."""
-    if not isinstance(bins, (int, str)) and not (isinstance(bins, (list, tuple)) and len(bins) == 2) \
-            and as_tensor(bins).ndim == 1:
+    if len(x) != len(y):
+        raise ValueError("x and y must have the same length.")
+    try:
+        n = len(bins)
+    except TypeError:
+        n = 1
+    if n not in (1, 2):  # NumPy's rule: one or two entries are per axis, any other length edges for both
         bins = [bins, bins]
     h, (ex, ey) = histogramdd([x, y], bins, range, density, weights)
     return h, ex, ey
@@ -697,6 +707,9 @@ def bincount(x, /, weights=None, minlength=0):
         w = as_tensor(weights)
         if w.shape != t.shape:
             raise ValueError("The weights and list don't have the same length.")
+        if not _np.can_cast(_dtypes.from_torch(w.dtype), _np.float64, "safe"):
+            raise TypeError(f"Cannot cast array data from {_dtypes.from_torch(w.dtype)!r} to dtype('float64') "
+                            "according to the rule 'safe'")
         w = w.to(torch.float64)
     if not (t.is_cpu and t.numel() >= _CHUNKED_MIN):
         return wrap(torch.bincount(t, w, minlength))
@@ -748,8 +761,8 @@ def digitize(x, bins, right=False):
     up, down = _direction(b.to(torch.float64))
     if _eager(up) and not bool(up | down):  # data check, eager only
         raise ValueError("bins must be monotonically increasing or decreasing")
-    inc = torch.searchsorted(bs, xs, right=not right)
-    dec = b.numel() - torch.searchsorted(bs.flip(0), xs, right=not right)
+    inc = search(bs, xs, right=not right)
+    dec = b.numel() - search(bs.flip(0), xs, right=not right)
     return wrap(torch.where(up, inc, dec))
 
 

@@ -1,5 +1,7 @@
 """Differential tests of median, quantiles, histograms, bincount, digitize, cov and corrcoef against NumPy."""
 
+import warnings
+
 import numpy
 import pytest
 from hypothesis import example, given, strategies as st
@@ -234,6 +236,7 @@ def test_histogram_estimators_round_as_numpy(dt, vals):
     for est in HIST_BINS[3:]:
         assert_matches(lambda xp, a: xp.histogram(a, bins=est), a)
         assert_matches(lambda xp, a: xp.histogram_bin_edges(a, bins=est, range=(0, 10)), a)
+        assert_matches(lambda xp, a: xp.histogram(a, bins=est, range=(-1, 8)), a)  # (a signed span, unsigned)
 
 
 def test_wide_unsigned_statistics_trace_as_one_graph():
@@ -275,6 +278,18 @@ def test_histogram2d_dd(xy, bins, density):
     assert_matches(lambda xp, xy: xp.histogram2d(xy[:, 0], xy[:, 1], bins=bins, density=density, weights=w), xy)
     assert_matches(lambda xp, xy: xp.histogramdd(xy, bins=bins, range=[(-1, 1), None]), xy)
     assert_matches(lambda xp, xy: xp.histogramdd([xy[:, 0], xy[:, 1], xy[:, 0]], bins=2), xy)
+
+
+def test_histogram2d_dd_bins_by_length():
+    """NumPy's rules: histogram2d takes bins of length 1 or 2 as per-axis (else as edges for both axes);
+    histogramdd wants one entry per dimension from anything with a length, a string too."""
+    xy = numpy.random.default_rng(0).standard_normal((20, 2))
+    for bins in ([2], numpy.array([2, 3]), numpy.array([0, 1]), numpy.array([-1.0, 0, 1]), numpy.array(3)):
+        assert_matches(lambda xp, xy: xp.histogram2d(xy[:, 0], xy[:, 1], bins=bins), xy)
+    for bins in ("fd", "auto", "sqrt", numpy.array([2, 3]), numpy.array(4), (2, 3, 4)):
+        assert_matches(lambda xp, xy: xp.histogramdd(xy, bins=bins), xy)
+    assert_matches(lambda xp, xy: xp.histogram2d(xy[:, 0], xy[:5, 1]), xy)
+    assert_matches(lambda xp, xy: xp.histogramdd([xy[:, 0], xy[:5, 1]]), xy)
 
 
 @given(arrays(dtypes(BOOL + INTEGER + FLOAT[2:]), shapes(min_dims=1, max_dims=1, max_side=8)), st.integers(0, 4),
@@ -322,6 +337,8 @@ def test_bincount_errors():
     assert_matches(lambda xp, x: xp.bincount(x.reshape(1, 2)), x)
     assert_matches(lambda xp, x: xp.bincount(x, weights=[1.0]), x)
     assert_matches(lambda xp, x: xp.bincount(x.astype(numpy.uint64)), x)
+    for w in ([1j, 2], numpy.array([1, 2], numpy.uint64), numpy.array([1, 2], numpy.float16), [True, False]):
+        assert_matches(lambda xp, x: xp.bincount(x, weights=w), x)  # cast to float64 'safe': complex refused
 
 
 @given(arrays(dtypes(REAL), shapes(max_dims=2, max_side=5), finite=True),
@@ -376,3 +393,16 @@ def test_cov_errors():
     assert_matches(lambda xp, m: xp.cov(m[:, :1]), m)
     assert_matches(lambda xp, m: xp.cov(m[:0]), m)
     assert_matches(lambda xp, m: xp.corrcoef(m[0]), m)
+
+
+@pytest.mark.parametrize("call", [lambda xp, a: xp.histogram(a[::2], bins=[0, 1, 2]),
+                                  lambda xp, a: xp.histogram(a, bins=a[::3]),
+                                  lambda xp, a: xp.histogramdd(a.reshape(5, 2), bins=2),
+                                  lambda xp, a: xp.digitize(a[::2], a[::3]),
+                                  lambda xp, a: xp.searchsorted(a[::3], a[::2]),
+                                  lambda xp, a: xp.interp(a[::2], a[::3], a[1::3])])
+def test_strided_searches_do_not_warn(call):
+    """torch.searchsorted warns about strided operands (NumPy never does): the shim hands it contiguous ones."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert_matches(call, numpy.arange(10.0))
