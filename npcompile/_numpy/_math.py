@@ -735,8 +735,17 @@ def _at_least_1d(x):
     return t.reshape(1) if t.ndim == 0 else t
 
 
+_MODES = ("valid", "same", "full")  # NumPy's legacy integer modes 0, 1, 2 index this
+
+
 def _correlate(a, v, mode, conj, reverse=False):
-    if mode not in ("valid", "same", "full"):
+    if isinstance(mode, (int, _np.integer)) and not isinstance(mode, bool):
+        if mode not in (0, 1, 2):
+            raise ValueError("integer convolve/correlate mode must be 0, 1, or 2")
+        mode = _MODES[mode]
+    elif not isinstance(mode, str):
+        raise TypeError("convolve/correlate mode not understood")
+    if mode not in _MODES:
         raise ValueError("Use one of 'valid', 'same', or 'full' for convolve/correlate mode")
     dt = _dtypes.to_torch(_dtypes.result_type(a, v))
     full = _correlate_full(a.to(dt), v.to(dt).conj() if conj and dt.is_complex else v.to(dt), reverse)

@@ -316,10 +316,13 @@ def test_convolve_correlate(a, v, mode):
 
 
 def test_convolve_errors():
-    for args in (([], [1]), ([1], []), ([[1]], [1]), ([1, 2], [1], "bogus")):
+    for args in (([], [1]), ([1], []), ([[1]], [1]), ([1, 2], [1], "bogus"), ([1, 2], [1], 3), ([1, 2], [1], 1.0),
+                 ([1, 2], [1], None)):
         assert_matches(lambda xp: xp.convolve(*args))
         assert_matches(lambda xp: xp.correlate(*args))
     assert_matches(lambda xp: (xp.convolve(2, [1, 2]), xp.correlate([1j, 2], [1, 2j, 3], "full")))
+    for mode in (0, 1, 2, numpy.int8(2)):  # NumPy's legacy integer modes: valid, same, full
+        assert_matches(lambda xp: (xp.convolve([1, 2, 3], [1, 1, 2], mode), xp.correlate([1, 2], [1, 1j, 2], mode)))
     h = numpy.array([0.5, 1.5, -2.0], numpy.float16)
     assert_matches(lambda xp, h: (xp.convolve(h, h), xp.correlate(h, h[:2], "same")), h)
 
