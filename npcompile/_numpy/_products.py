@@ -427,7 +427,8 @@ def einsum(*operands, out=None, optimize=False, **kwargs):
     same values up to rounding, except that NumPy's optimized paths compute each pairwise intermediate in that
     pair's own dtype, so mixed-width integer operands that overflow such an intermediate wrap differently there.
     Operands are arrays first (Python scalars are not weak here, as in NumPy); the result has
-    the promoted dtype of the operands or ``dtype=``, each operand cast to it under ``casting`` (default 'safe').
+    the promoted dtype of the operands (unoptimized with ``out=``: and out's) or ``dtype=``, each operand cast to
+    it under ``casting`` (default 'safe').
     Like NumPy, a single operand that is only transposed or diagonalised gives a view (``dtype`` and
     ``casting`` then play no part).
     """
@@ -442,14 +443,18 @@ def einsum(*operands, out=None, optimize=False, **kwargs):
         r = contract(tensors, subs, out_sub, _dtypes.from_torch(tensors[0].dtype))
         return view_of(arrays[0], r) if isinstance(arrays[0], ndarray) else wrap(r)
     dtype, casting = kwargs.get("dtype"), kwargs.get("casting", "safe")
+    out = check_out(out)
+    # Unoptimized, NumPy's iterator computes in the common dtype of the operands and out= (accumulated into, so
+    # also read: out must cast to a requested dtype too); its optimized paths compute without out's dtype.
+    iterated = [] if out is None or optimize is not False else [out.dtype]
     # n-ary promotion, not a pairwise fold: NumPy promotes uint8, int8, float16 to float16
-    rt = _dtypes.result_type(*tensors) if dtype is None else _dtypes.to_dtype(dtype)
-    for i, t in enumerate(tensors):
-        if not _np.can_cast(_dtypes.from_torch(t.dtype), rt, casting):
-            raise TypeError(f"Iterator operand {i} dtype could not be cast from {_dtypes.from_torch(t.dtype)!r} to "
-                            f"{rt!r} according to the rule {casting!r}")
+    rt = _dtypes.result_type(*tensors, *iterated) if dtype is None else _dtypes.to_dtype(dtype)
+    for i, d in enumerate([_dtypes.from_torch(t.dtype) for t in tensors] + iterated):
+        if not _np.can_cast(d, rt, casting):
+            raise TypeError(f"Iterator operand {i} dtype could not be cast from {d!r} to {rt!r} according to the "
+                            f"rule {casting!r}")
     r = contract(tensors, subs, out_sub, rt)
-    return wrap(r) if out is None else copy_to_out(r, check_out(out), casting, "einsum")
+    return wrap(r) if out is None else copy_to_out(r, out, casting, "einsum")
 
 
 def _check_optimize(optimize):

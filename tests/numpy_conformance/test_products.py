@@ -269,6 +269,21 @@ def test_einsum_views_out_and_python_scalars():
     assert_matches(lambda xp: xp.einsum("->", 3.5))
 
 
+@pytest.mark.filterwarnings("ignore::numpy.exceptions.ComplexWarning")  # (NumPy reading a complex out as int16)
+@pytest.mark.parametrize("out_dtype", ["float64", "int8", "int16", "float32", "complex128"])
+@pytest.mark.parametrize("casting", ["safe", "unsafe"])
+def test_einsum_computes_in_the_common_dtype_with_out(out_dtype, casting):
+    """Unoptimized, NumPy's iterator computes in the common dtype of operands and out= (uint8 products into a
+    float64 out do not wrap; bools summed into int8 count), and with dtype= out must cast to it as well."""
+    u = numpy.array([200, 100, 50], numpy.uint8)
+    b = numpy.array([True, True, False])
+    for sub, ops in (("i,i", (u, u)), ("i,j->ij", (u, u)), ("i,i", (b, b)), ("i,i,i->", (u, b, u))):
+        shape = numpy.einsum(sub, *ops).shape
+        assert_matches(lambda xp, *ops: xp.einsum(sub, *ops, out=xp.zeros(shape, out_dtype), casting=casting), *ops)
+        assert_matches(lambda xp, *ops: xp.einsum(sub, *ops, out=xp.zeros(shape, out_dtype), dtype=numpy.int16,
+                                                  casting=casting), *ops)
+
+
 BAD_EINSUM = [("i i", [(2,)]), ("i1", [(2,)]), ("ij-", [(2, 3)]), ("ij->->", [(2, 3)]), ("i.j", [(2, 3)]),
               ("...i...", [(2, 3)]), ("i,j->ij", [(2,)]), ("i->i", [(2,), (2,)]), ("i->j", [(3,)]),
               ("i->ii", [(3,)]), ("ii->i", [(2, 3)]), ("i,i", [(2,), (3,)]), ("ij", [(2,)]), ("i", [(2, 3)]),
