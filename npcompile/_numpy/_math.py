@@ -787,32 +787,32 @@ def _correlate_full(a, v, reverse):
 
 def packbits(a, /, axis=None, bitorder="big"):
     """Pack the truth values of an integer or boolean array into uint8 bytes along ``axis`` (zero padded)."""
+    order = _bit_order(bitorder, unpack=False)
     t = as_tensor(a)
     if t.is_floating_point() or t.is_complex():
         raise TypeError("Expected an input array of integer or boolean data type")
+    t = t.reshape(1) if t.ndim == 0 else t  # NumPy packs a 0-d array as 1-d, along any axis it has
     bits = (t.reshape(-1) if axis is None else t.movedim(normalize_axis_index(axis, t.ndim), -1)) != 0
-    if bits.ndim == 0:
-        bits = bits.reshape(1)
     pad = -bits.shape[-1] % 8
     bits = _F.pad(bits.to(torch.uint8), (0, pad))
     bits = bits.reshape(*bits.shape[:-1], bits.shape[-1] // 8, 8)
-    r = (bits * _bit_weights(bitorder, t.device)).sum(-1, dtype=torch.int32).to(torch.uint8)
+    r = (bits * _bit_weights(order, t.device)).sum(-1, dtype=torch.int32).to(torch.uint8)
     return wrap(r if axis is None else r.movedim(-1, normalize_axis_index(axis, t.ndim)))
 
 
 def unpackbits(a, /, axis=None, count=None, bitorder="big"):
     """Expand uint8 bytes into their bits along ``axis``; ``count`` keeps (or pads to) that many bits."""
+    order = _bit_order(bitorder, unpack=True)
     t = as_tensor(a)
     if t.dtype != torch.uint8:
         raise TypeError("Expected an input array of unsigned byte data type")
+    t = t.reshape(1) if t.ndim == 0 else t  # as packbits
     if axis is None:
         t, ax = t.reshape(-1), 0
     else:
         ax = normalize_axis_index(axis, t.ndim)
-    if t.ndim == 0:
-        t = t.reshape(1)
     t = t.movedim(ax, -1)
-    w = _bit_weights(bitorder, t.device).to(torch.int32)
+    w = _bit_weights(order, t.device).to(torch.int32)
     bits = ((t.to(torch.int32).unsqueeze(-1) & w) != 0).to(torch.uint8).reshape(*t.shape[:-1], t.shape[-1] * 8)
     if count is not None:
         count = operator.index(count)
@@ -824,9 +824,23 @@ def unpackbits(a, /, axis=None, count=None, bitorder="big"):
     return wrap(bits.movedim(-1, ax))
 
 
+def _bit_order(bitorder, unpack):
+    """'big' or 'little' as NumPy's C code reads ``bitorder`` (before anything else): packbits wants a word
+    starting 'big' or 'little', unpackbits only looks at the first letter."""
+    if not isinstance(bitorder, str):
+        raise TypeError(f"{'unpack' if unpack else 'pack'}() argument {4 if unpack else 3} must be str, not "
+                        f"{type(bitorder).__name__}")
+    if unpack:
+        if bitorder[:1] not in ("b", "l"):
+            raise ValueError("'order' must begin with 'l' or 'b'")
+        return "big" if bitorder[0] == "b" else "little"
+    for order in ("big", "little"):
+        if bitorder.startswith(order):
+            return order
+    raise ValueError("'order' must be either 'little' or 'big'")
+
+
 def _bit_weights(bitorder, device):
-    if bitorder not in ("big", "little"):
-        raise ValueError("'order' must be either 'little' or 'big'")
     w = torch.tensor([128, 64, 32, 16, 8, 4, 2, 1], dtype=torch.uint8, device=device)
     return w if bitorder == "big" else w.flip(0)
 

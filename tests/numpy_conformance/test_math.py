@@ -352,6 +352,21 @@ def test_packbits_errors():
     assert_matches(lambda xp, a: xp.packbits(a, bitorder="middle"), numpy.array([1, 0]))
 
 
+@pytest.mark.parametrize("order", ["b", "l", "lit", "bigger", "littlest", "x", "", "B", None, 1])
+def test_bitorder_as_numpy_reads_it(order):
+    """packbits wants a word starting 'big' or 'little', unpackbits reads the first letter; checked first."""
+    assert_matches(lambda xp, a: xp.packbits(a, bitorder=order), numpy.array([1, 0, 1]))
+    assert_matches(lambda xp, a: xp.packbits(a, bitorder=order), numpy.array([1.5]))
+    assert_matches(lambda xp, a: xp.unpackbits(a, bitorder=order), numpy.array([5, 200], numpy.uint8))
+    assert_matches(lambda xp, a: xp.unpackbits(a, bitorder=order), numpy.array([5], numpy.int8))
+
+
+@pytest.mark.parametrize("axis", [None, 0, -1, 1])
+def test_bits_of_0d_arrays_are_1d(axis):
+    assert_matches(lambda xp, a: xp.packbits(a, axis=axis), numpy.array(5))
+    assert_matches(lambda xp, a: xp.unpackbits(a, axis=axis, count=3), numpy.array(5, numpy.uint8))
+
+
 # ------------------------------------------------------------------------------ Python functions over arrays
 
 def test_vectorize():
