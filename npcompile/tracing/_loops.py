@@ -326,9 +326,10 @@ class _Plan:
     before the loop, rebound in it and read in it or after it), the names it only reads (``reads``), and
     whether the body needs the loop item."""
 
-    def __init__(self, index, node, state, reads, with_item, exits):
+    def __init__(self, index, node, state, reads, with_item, exits, parts):
         self.index, self.node, self.state, self.reads, self.with_item = index, node, state, reads, with_item
         self.exits = exits  # the kinds of exit in the body (ast.Break, ast.Continue, ast.Return)
+        self.parts = parts  # the body cut at its exit tests (see _parts), or None
 
 
 def _plan(fn, tree) -> list:
@@ -356,7 +357,7 @@ def _plan(fn, tree) -> list:
 
 def _plan_loop(i, s, after, defined, local, cells, np_names, fn):
     looped = s.body + ([s.test] if isinstance(s, ast.While) else [])
-    if isinstance(s, ast.For) and _short_literal(s.iter, fn, local):
+    if isinstance(s, ast.For) and _short_literal(s.iter, fn):
         return None
     if not any(isinstance(n, ast.Subscript) or (isinstance(n, ast.Name) and n.id in np_names)
                for x in looped for n in ast.walk(x)):
@@ -382,17 +383,71 @@ def _plan_loop(i, s, after, defined, local, cells, np_names, fn):
     with_item = True
     if isinstance(s, ast.For) and isinstance(s.target, ast.Name) and s.target.id not in state:
         with_item = any(isinstance(n, ast.Name) and n.id == s.target.id for x in s.body for n in ast.walk(x))
-    return _Plan(i, s, sorted(state), sorted(reads), with_item, exits)
+    state, reads = sorted(state), sorted(reads)
+    parts = _parts(s, state, reads, target) if exits else None
+    return _Plan(i, s, state, reads, with_item, exits, parts)
 
 
-def _short_literal(it, fn, local) -> bool:
+def _exit_test(s) -> bool:
+    """``if test: break`` (or ``continue``, or ``return`` of names and constants, cheap to compute early)."""
+    if type(s) is not ast.If or s.orelse or len(s.body) != 1:
+        return False
+    e = s.body[0]
+    if type(e) is ast.Return:
+        v = e.value
+        vals = v.elts if type(v) is ast.Tuple else [v] if v is not None else []
+        return all(type(x) in (ast.Name, ast.Constant) for x in vals)
+    return type(e) in (ast.Break, ast.Continue)
+
+
+def _parts(s, state, reads, target):
+    """The loop body cut at its top-level exit tests, when those are all its exits: [(statements, names
+    taken, names added, exit test or None)], each piece's names being the last one's plus those it binds that
+    later code reads.  A body with an exit test breaks Dynamo's graph there on every iteration (the test is a
+    data-dependent branch), which costs as much as several graphs; cut, each piece compiles to a graph of its
+    own and the runner makes the tests in Python.  None when there are other exits, or a name that later
+    code reads might be unbound at a cut."""
+    body = s.body
+    cuts = [k for k, x in enumerate(body) if _exit_test(x)]
+    if not cuts or _check_body([x for k, x in enumerate(body) if k not in cuts]):
+        return None
+    chunks = [body[a + 1:b] for a, b in zip([-1] + cuts, cuts + [len(body)])]
+    tests = [body[k] for k in cuts]
+    tail = [s.test] if isinstance(s, ast.While) else []
+    carry, parts = list(state), []
+    bound = frozenset(state) | frozenset(reads) | frozenset(target)
+    assigned = set(target)
+    for i, chunk in enumerate(chunks):
+        bound = _flow(chunk, bound, set())
+        assigned |= _stores(ast.Module(body=chunk, type_ignores=[]))
+        if i == len(tests):
+            parts.append((chunk, carry, [], None))
+            break
+        bound |= _stores(tests[i].test)
+        assigned |= _stores(tests[i].test)
+        later = set().union(*(_loads(x) for x in [tests[i]] + [y for c in chunks[i + 1:] for y in c]
+                              + tests[i + 1:] + tail))
+        new = sorted((assigned & later) - set(carry))
+        if not set(new) <= bound:
+            return None
+        parts.append((chunk, carry, new, tests[i]))
+        carry = carry + new
+    return parts
+
+
+def _builtin_range(it, fn) -> bool:
+    """``it`` is a call of the builtin ``range`` with one to three plain arguments."""
+    return (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
+            and not it.keywords and 1 <= len(it.args) <= 3 and not any(isinstance(a, ast.Starred) for a in it.args)
+            and "range" not in fn.__code__.co_varnames + fn.__code__.co_cellvars + fn.__code__.co_freevars
+            and "range" not in fn.__globals__)
+
+
+def _short_literal(it, fn) -> bool:
     """A literal ``range(...)`` or tuple/list display of at most _UNROLL_MAX items."""
     if isinstance(it, (ast.Tuple, ast.List)):
         return not any(isinstance(e, ast.Starred) for e in it.elts) and len(it.elts) <= _UNROLL_MAX
-    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
-            and not it.keywords and 1 <= len(it.args) <= 3):
-        return False
-    if "range" in local or "range" in fn.__globals__ or "range" in fn.__code__.co_freevars:
+    if not _builtin_range(it, fn):
         return False
     try:
         vals = [ast.literal_eval(x) for x in it.args]
@@ -447,17 +502,38 @@ def _build(fn, tree, plans, compile_body, recorder):
                 params = [_PREFIX + "item"] + params
                 stmts.insert(0, ast.copy_location(ast.Assign(targets=[s.target], value=_name(_PREFIX + "item")),
                                                   s))
-            call_args = [s.iter]
+            # range(...) is made in the runner: handed over built, its bounds would be constants to Dynamo (a
+            # recompile of the code around the loop for every new trip count)
+            call_args = [ast.Tuple(elts=s.iter.args, ctx=ast.Load()) if _builtin_range(s.iter, fn) else s.iter]
         else:
             ret.append(copy.deepcopy(s.test))
             call_args = []
             defs.append(_def(f"{_PREFIX}cond{k}", p.state + p.reads, [ast.Return(value=copy.deepcopy(s.test))], s))
-        if p.exits:
-            exits = _Exits(p.state, s.test if isinstance(s, ast.While) else None)
-            stmts = [exits.visit(x) for x in stmts]
-            ret += [ast.Constant(_NEXT), ast.Constant(None)]
-        defs.append(_def(f"{_PREFIX}body{k}", params,
-                         stmts + [ast.Return(value=ast.Tuple(elts=ret, ctx=ast.Load()))], s))
+        if p.parts:
+            first = params[:len(params) - len(p.state) - len(p.reads)]  # the item, if the body takes it
+            stmts = stmts[:len(stmts) - len(s.body)]  # the item's assignment, if any
+            for j, (chunk, carry, added, test) in enumerate(p.parts):
+                if test is None:
+                    ret_j = ret
+                else:
+                    e = test.body[0]
+                    value = e.value if type(e) is ast.Return else s.test if (
+                        type(e) is ast.Continue and isinstance(s, ast.While)) else None
+                    # the test first: it may bind names (a walrus) that the part gives
+                    chunk = chunk + [ast.copy_location(ast.Assign(targets=[_name(_PREFIX + "test", True)],
+                                                                  value=copy.deepcopy(test.test)), test)]
+                    ret_j = [_name(n) for n in carry + added] + [_name(_PREFIX + "test"),
+                                                                  copy.deepcopy(value) or ast.Constant(None)]
+                defs.append(_def(f"{_PREFIX}body{k}_{j}", (first if j == 0 else []) + carry + p.reads,
+                                 (stmts if j == 0 else []) + chunk
+                                 + [ast.Return(value=ast.Tuple(elts=ret_j, ctx=ast.Load()))], s))
+        else:
+            if p.exits:
+                exits = _Exits(p.state, s.test if isinstance(s, ast.While) else None)
+                stmts = [exits.visit(x) for x in stmts]
+                ret += [ast.Constant(_NEXT), ast.Constant(None)]
+            defs.append(_def(f"{_PREFIX}body{k}", params,
+                             stmts + [ast.Return(value=ast.Tuple(elts=ret, ctx=ast.Load()))], s))
         call = ast.Call(func=_name(f"{_PREFIX}run{k}"), args=call_args + [_name(n) for n in params
                                                                           if n != _PREFIX + "item"], keywords=[])
         # the runner gives the state, and after a body with exits whether it returned and what
@@ -489,14 +565,20 @@ def _build(fn, tree, plans, compile_body, recorder):
     for k, p in enumerate(plans):
         line = p.node.lineno
         label = f"{code.co_name}<loop at line {line}>"
-        body_fn = make(codes[f"{_PREFIX}body{k}"], label, f"{fn.__qualname__}<loop at line {line}>")
-        compiled = compile_body(body_fn)
-        exits = bool(p.exits)
-        if isinstance(p.node, ast.For):
-            run = _for_runner(compiled, len(p.state), p.with_item, recorder, exits)
+        qualname = f"{fn.__qualname__}<loop at line {line}>"
+        n = len(p.state)
+        is_while = isinstance(p.node, ast.While)
+        if p.parts:
+            bodies = [compile_body(make(codes[f"{_PREFIX}body{k}_{j}"], f"{label[:-1]}, part {j + 1}>",
+                                        f"{qualname[:-1]}, part {j + 1}>")) for j in range(len(p.parts))]
+            iteration = _cut_iteration(bodies, [len(c) + len(a) if t else n for _, c, a, t in p.parts],
+                                       [_exit_flag(t) for _, _, _, t in p.parts], n)
         else:
-            cond = make(codes[f"{_PREFIX}cond{k}"], label, label)
-            run = _while_runner(cond, compiled, len(p.state), recorder, exits)
+            bodies = [compile_body(make(codes[f"{_PREFIX}body{k}"], label, qualname))]
+            iteration = _iteration(bodies[0], n, is_while, bool(p.exits))
+        cond = make(codes[f"{_PREFIX}cond{k}"], label, label) if is_while else None
+        ranged = not is_while and _builtin_range(p.node.iter, fn)
+        run = _runner(iteration, cond, n, p.with_item, bool(p.exits), _SharedRecorder(bodies, recorder), ranged)
         reason = f"{OUTLINED_LOOP} at line {line}"
         cells[runners[k]] = types.CellType(torch._dynamo.disable(run, reason=reason))
     new = make(codes[code.co_name], code.co_name, code.co_qualname, fn.__defaults__)
@@ -516,53 +598,83 @@ def _def(name, params, stmts, loc) -> ast.FunctionDef:
 class _SharedRecorder:
     """While a loop runs under ``explain``, its body's graphs and breaks go to the caller's report."""
 
-    def __init__(self, body, recorder):
-        self.state = body.__npcompile_state__
+    def __init__(self, bodies, recorder):
+        self.states = [body.__npcompile_state__ for body in bodies]
         self.recorder = recorder
 
     def __enter__(self):
-        self.state._recorder = self.recorder()
+        rec = self.recorder()
+        for st in self.states:
+            st._recorder = rec
 
     def __exit__(self, *exc):
-        self.state._recorder = None
+        for st in self.states:
+            st._recorder = None
 
 
-def _for_runner(body, n_state, with_item, recorder, exits):
-    shared = _SharedRecorder(body, recorder)
-
-    def run(iterable, *vals):
-        state, reads = vals[:n_state], vals[n_state:]
-        with shared:
-            for item in iterable:
-                out = _step(body, (item,) if with_item else (), state, reads)
-                state = out[:n_state]
-                if exits:
-                    flag, value = out[n_state:]
-                    if flag == _BREAK:
-                        break
-                    if flag == _RETURN:
-                        return (True, value, *state)
-        return (False, None, *state) if exits else state
-
-    return run
+def _exit_flag(test):
+    return None if test is None else {ast.Break: _BREAK, ast.Continue: _NEXT, ast.Return: _RETURN}[
+        type(test.body[0])]
 
 
-def _while_runner(cond, step, n_state, recorder, exits):
-    shared = _SharedRecorder(step, recorder)
+def _iteration(body, n_state, is_while, exits):
+    """One call of a whole body as ``(flag, value, state)``: how it ended, the returned value (while loops:
+    the next test when it ran to the end or continued), the state after it."""
+    def one(item, state, reads):
+        out = _step(body, item, state, reads)
+        if not exits:
+            return _NEXT, out[n_state] if is_while else None, out[:n_state]
+        flag, value = out[-2:]
+        return flag, out[n_state] if is_while and flag == _NEXT else value, out[:n_state]
 
+    return one
+
+
+def _cut_iteration(parts, widths, flags, n_state):
+    """As ``_iteration`` for a body cut at its exit tests (``_parts``): each part gives the names the next
+    takes (``widths``: how many), then its exit test and value; the runner takes the exit when the test is
+    true, as the ``if`` would.  The last part gives the state (and a while loop's next test)."""
+    last = len(parts) - 1
+
+    def one(item, state, reads):
+        carry = state
+        for j, body in enumerate(parts):
+            out = _step(body, item if j == 0 else (), carry, reads)
+            w = widths[j]
+            if j == last and flags[j] is None:
+                return _NEXT, out[w] if len(out) > w else None, out[:n_state]
+            carry = out[:w]
+            if out[w]:
+                return flags[j], out[w + 1], carry[:n_state]
+        return _NEXT, None, carry[:n_state]
+
+    return one
+
+
+def _runner(iteration, cond, n_state, with_item, exits, shared, ranged):
+    """The loop in plain Python around ``iteration``: a for loop over its iterable (``ranged``: given as the
+    arguments of ``range``), or (``cond``, the first test in plain NumPy; each iteration gives the next one from
+    its graph) a while loop.  Gives the state, after a body with exits preceded by whether it returned and what."""
     def run(*vals):
+        if cond is None:
+            items, vals = (range(*vals[0]) if ranged else vals[0]), vals[1:]
         state, reads = vals[:n_state], vals[n_state:]
-        go = cond(*vals)  # the first test in plain NumPy; the step returns the next one from its graph
+        flag = value = None
         with shared:
-            while go:
-                out = _step(step, (), state, reads)
-                state, go = out[:n_state], out[n_state]
-                if exits:
-                    flag, value = out[n_state + 1:]
-                    if flag == _BREAK:
+            if cond is None:
+                for item in items:
+                    flag, value, state = iteration((item,) if with_item else (), state, reads)
+                    if flag != _NEXT:
                         break
-                    if flag == _RETURN:
-                        return (True, value, *state)
+            else:
+                go = cond(*vals)
+                while go:
+                    flag, value, state = iteration((), state, reads)
+                    if flag != _NEXT:
+                        break
+                    go = value
+        if flag == _RETURN:
+            return (True, value, *state)
         return (False, None, *state) if exits else tuple(state)
 
     return run

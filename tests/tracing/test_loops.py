@@ -364,6 +364,92 @@ def test_convergence_test_compiles_a_fixed_number_of_graphs():
     assert same(f(a, b, 1e-8, 50), jacobi(a, b, 1e-8, 50)) and len(rec.graphs) == second
 
 
+def _exit_first(u, tol):
+    n = 0
+    for i in range(30):
+        if np.max(np.abs(u)) < tol:
+            break
+        u = 0.5 * u
+        n = i
+    return u, n
+
+
+def _two_exits_and_a_temporary(u, tol):
+    w = 0.0
+    for k in range(30):
+        r = np.abs(u).sum()  # bound in the first part, read after the cut
+        if r < tol:
+            return u, k, r
+        u = u * 0.7
+        if (w := np.min(u)) < -5:  # a walrus in the test: w is read after the loop
+            break
+        u = u - 0.01 * r
+    else_part = u.sum()
+    return u, -1, else_part + w
+
+
+def _while_cut(u, tol):
+    steps = 0
+    while np.max(u) > tol:
+        steps += 1
+        if steps % 4 == 0:
+            continue  # the while test runs before the next iteration
+        u = u * 0.6
+        if np.min(u) < 0:
+            break
+    return u, steps
+
+
+def _maybe_unbound_at_cut(u):
+    for i in range(10):
+        if i % 2:
+            t = u * 2.0
+        if np.sum(u) > 1e6:
+            break
+        u = u + 1.0
+    return u
+
+
+@pytest.mark.parametrize("fn,args", [(_exit_first, (np.arange(4.0), 0.01)), (_exit_first, (np.zeros(4), 1.0)),
+                                     (_two_exits_and_a_temporary, (np.arange(4.0), 0.5)),
+                                     (_two_exits_and_a_temporary, (np.arange(4.0) - 10, 0.01)),
+                                     (_two_exits_and_a_temporary, (np.arange(4.0), -1.0)),
+                                     (_while_cut, (np.arange(5.0), 0.1)), (_while_cut, (np.arange(5.0) - 1, 0.1)),
+                                     (_maybe_unbound_at_cut, (np.arange(3.0),)), (_return_in_body, (np.arange(3.0),)),
+                                     (_continue, (np.arange(3.0),))],
+                         ids=lambda x: getattr(x, "__name__", ""))
+def test_bodies_cut_at_exit_tests_keep_python_semantics(fn, args):
+    _check(fn, *args)
+
+
+def test_exit_tests_cut_the_body_into_graphs_without_breaks():
+    """``if test: break`` in a loop body would break the body's graph on every iteration (several times the cost of a
+    graph); the body is cut there instead: its parts are graphs of their own and the test is made in Python."""
+    def solve(a, b, tol, maxiter):
+        x = np.zeros_like(b)
+        d = np.diag(a)
+        for k in range(maxiter):
+            x_new = (b - (a - np.diagflat(d)) @ x) / d
+            if np.linalg.norm(x_new - x, ord=np.inf) < tol:
+                return x_new, k
+            x = x_new
+        return x, maxiter
+
+    rng = np.random.default_rng(0)
+    a, b = rng.random((6, 6)) + 6 * np.eye(6), rng.random(6)
+    report = C.explain(solve)(a, b, 1e-6, 50)
+    assert [e.feature for e in report.graph_breaks] == ["outlined loop"]
+    assert same(report.result, solve(a, b, 1e-6, 50))
+    rec = RecordingBackend()
+    f = _check(solve, a, b, 1e-6, 50, backend=rec)
+    for tol, maxiter in ((1e-9, 50), (-1.0, 7), (-2.0, 9), (1e-4, 60)):  # tol and maxiter turn dynamic
+        assert same(f(a, b, tol, maxiter), solve(a, b, tol, maxiter))
+    graphs = len(rec.graphs)
+    for tol, maxiter in ((1e-3, 50), (-3.0, 11), (1e-5, 40), (-4.0, 13)):  # new values compile nothing more
+        assert same(f(a, b, tol, maxiter), solve(a, b, tol, maxiter))
+    assert len(rec.graphs) == graphs
+
+
 def test_maybe_unbound_read_is_left_alone():
     # prev may be unbound when the body reads it (on a path Python never takes): passing it in would raise
     _check(_maybe_unbound_read, np.arange(12.0), outlined=False)
