@@ -73,3 +73,19 @@ def test_float_remainder_of_overflowing_quotient_is_a_readme_deviation():
     for r in (rem, dr):
         assert np.array_equal(r[~overflow], want[~overflow])
         assert np.all((r[overflow] == want[overflow]) | np.isnan(r[overflow])) and np.isnan(r).any()
+
+
+@pytest.mark.inductor
+def test_compiled_frexp_of_float64_and_integers_builds_and_keeps_subnormals():
+    """Compiled float64 frexp (and frexp of integers, computed in float64) builds: Inductor's vectorized frexp
+    declared the int32 exponent with the double vector's width and its C++ failed to compile; subnormals keep
+    their exponent (torch.frexp flushes them to zero)."""
+    f = C.compile(lambda d, s, i: (np.frexp(d), np.frexp(s), np.frexp(i)), fullgraph=True)
+    d = np.array([0.0, -0.0, 1.0, -3.0, 0.75, 5e-324, -2.5e-310, 2.2250738585072014e-308, 1.7976931348623157e308,
+                  np.inf, -np.inf, np.nan, 1e-300, 123456.789] * 2)
+    s = d[np.abs(d) < 1e30].astype(np.float32)
+    i = np.array([0, 1, -1, 3, -7, 2**31 - 1, -2**31, 1 << 20, 1000, -1000] * 2, np.int32)
+    with np.errstate(all="ignore"):
+        for (gm, ge), x in zip(f(d, s, i), (d, s, i)):
+            wm, we = np.frexp(x)
+            assert _bits_equal(gm, wm) and ge.dtype == we.dtype and np.array_equal(ge, we)
