@@ -93,9 +93,11 @@ def _median(a, axis, out, keepdims, nan):
     s, axes, t = _prepare(a, axis, nan)
     acc, res = _mean_dtypes(_dtypes.from_torch(t.dtype), None)
     n = s.shape[-1]
-    if n == 0:
-        warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=3)
-        r = torch.full(s.shape[:-1] + (1,), torch.nan, dtype=_dtypes.to_torch(res), device=s.device)
+    if s.numel() == 0:  # no values, or no slices (compiled, Inductor's complex add of empty picks fails to build)
+        if n == 0:
+            warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=3)
+        r = torch.full(s.shape[:-1] + (1,), torch.nan, dtype=_dtypes.to_torch(res).to_real(), device=s.device)
+        r = torch.complex(r, r) if s.is_complex() else r  # NumPy's nan+nanj
         return _to_out(_place(r, axes, t, keepdims), out)
     cnt = (~torch.isnan(s)).sum(-1, keepdim=True) if nan else torch.full(s.shape[:-1] + (1,), n, device=s.device)
     lo, hi = torch.clamp((cnt - 1) // 2, min=0), torch.clamp(cnt // 2, min=0)

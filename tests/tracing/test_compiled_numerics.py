@@ -76,16 +76,26 @@ def test_float_remainder_of_overflowing_quotient_is_a_readme_deviation():
 
 
 @pytest.mark.inductor
-def test_compiled_frexp_of_float64_and_integers_builds_and_keeps_subnormals():
+def test_compiled_frexp_and_median_of_empty_complex_build():
     """Compiled float64 frexp (and frexp of integers, computed in float64) builds: Inductor's vectorized frexp
     declared the int32 exponent with the double vector's width and its C++ failed to compile; subnormals keep
-    their exponent (torch.frexp flushes them to zero)."""
-    f = C.compile(lambda d, s, i: (np.frexp(d), np.frexp(s), np.frexp(i)), fullgraph=True)
+    their exponent (torch.frexp flushes them to zero).  The median of complex values over no slices builds
+    (Inductor's complex add of the empty middle values failed to lower), and over none is NumPy's nan+nanj."""
+    f = C.compile(lambda d, s, i, z: (np.frexp(d), np.frexp(s), np.frexp(i), np.median(z, axis=1), np.median(z)),
+                  fullgraph=True)
     d = np.array([0.0, -0.0, 1.0, -3.0, 0.75, 5e-324, -2.5e-310, 2.2250738585072014e-308, 1.7976931348623157e308,
                   np.inf, -np.inf, np.nan, 1e-300, 123456.789] * 2)
     s = d[np.abs(d) < 1e30].astype(np.float32)
     i = np.array([0, 1, -1, 3, -7, 2**31 - 1, -2**31, 1 << 20, 1000, -1000] * 2, np.int32)
-    with np.errstate(all="ignore"):
-        for (gm, ge), x in zip(f(d, s, i), (d, s, i)):
+    z = np.zeros((0, 3), np.complex128)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = f(d, s, i, z)
+        for (gm, ge), x in zip(got[:3], (d, s, i)):
             wm, we = np.frexp(x)
             assert _bits_equal(gm, wm) and ge.dtype == we.dtype and np.array_equal(ge, we)
+        for g, w in zip(got[3:], (np.median(z, axis=1), np.median(z))):
+            g, w = np.asarray(g), np.asarray(w)
+            assert g.dtype == w.dtype and g.shape == w.shape
+            assert np.array_equal(np.isnan(g.real), np.isnan(w.real)) and np.array_equal(np.isnan(g.imag),
+                                                                                          np.isnan(w.imag))
