@@ -213,12 +213,15 @@ def _ddof(ddof, correction):
 
 def _var_tensor(t, axes, mask, acc, ddof, mean_, nan_dof):
     """Mean squared deviation over ``axes`` with ``n - ddof`` as divisor (keeps dims, accumulator dtype).
-    ``nan_dof``: slices without degrees of freedom give nan (nanvar) rather than x/0 (var)."""
+    ``nan_dof`` (nanvar of floats): slices without degrees of freedom give nan rather than x/0 (var), and the
+    deviations round to the input's dtype."""
     m = _mean_tensor(t, axes, mask, acc) if mean_ is _NoValue else as_tensor(mean_).to(_dtypes.to_torch(acc))
     xd = _dtypes.to_torch(_dtypes.promote_types(_dtypes.from_torch(t.dtype), acc))  # NumPy's a - mean promotes
     x = t.to(xd) - m.to(xd)
+    x = x.to(t.dtype) if nan_dof else x  # NumPy's nanvar subtracts into its (NaN-zeroed) copy of the input
     sq = x.real * x.real + x.imag * x.imag if x.is_complex() else x * x
-    s = _sum_in(sq, axes, acc, mask)  # in the accumulator, as NumPy (an int8 dtype= wraps; torch.sum widened it)
+    sq_acc = _np.dtype(acc.char.lower()) if acc.kind == "c" else acc  # |x|**2 is real: so is its sum
+    s = _sum_in(sq, axes, sq_acc, mask)  # in the accumulator, as NumPy (an int8 dtype= wraps; torch.sum widened it)
     dof = _count(t, axes, mask) - ddof
     if isinstance(dof, torch.Tensor):
         if not _tracing(dof) and bool((dof <= 0).any()):  # data-dependent warning, eager only
@@ -236,12 +239,13 @@ def _var_tensor(t, axes, mask, acc, ddof, mean_, nan_dof):
 def _var(a, axis, dtype, out, ddof, keepdims, where, mean_, correction, root, nan=False):
     t = as_tensor(a)
     in_dtype = _dtypes.from_torch(t.dtype)
-    axes = reduction_axes(axis, t.ndim, ufunc_like=nan and in_dtype.kind in "fc")
+    nan = nan and in_dtype.kind in "fc"  # NumPy's nanvar of data that cannot hold NaN is var (ddof >= n: x/0)
+    axes = reduction_axes(axis, t.ndim, ufunc_like=nan)
     acc, res = _mean_dtypes(in_dtype, dtype, var=True)
     if dtype is None and in_dtype.kind == "c":
         res = _np.dtype(in_dtype.char.lower())  # the variance of complex numbers is real
     mask = where_mask(where, t.shape)
-    if nan and in_dtype.kind in "fc":
+    if nan:
         keep = ~torch.isnan(t)
         mask = keep if mask is None else mask & keep
     r = _var_tensor(t, axes, mask, acc, _ddof(ddof, correction), mean_, nan)

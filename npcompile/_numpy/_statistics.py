@@ -22,7 +22,7 @@ from .._errors import UnsupportedFeature
 from . import _dtypes
 from ._ndarray import wrap
 from ._normalize import as_tensor
-from ._reductions import _mean_dtypes, amax, amin, average, mean, std
+from ._reductions import _mean_dtypes, amax, amin, average, mean, nanmean, std
 from ._sorting import _int_key, _sortable, first_true, search
 from . import _ufuncs as U
 from ._ufunc_methods import _NoValue, _flat, _keep_shape, _tracing, finish, reduction_axes
@@ -198,6 +198,8 @@ def _quantile(a, q, axis, out, method, keepdims, weights, nan, scale=1):
         raise TypeError("a must be an array of real numbers")
     qt = as_tensor(q)
     _check_q(qt, scale, "Quantiles" if scale == 1 else "Percentiles")
+    if nan and t.numel() == 0:  # NumPy's nanquantile answers an empty array with nanmean, whatever q's shape
+        return nanmean(wrap(t), axis, out=out, keepdims=keepdims)
     res, lerp, arith = _quantile_dtype(_dtypes.from_torch(t.dtype), q, qt, method, scale)
     qf = qt.to(arith).reshape(-1) / scale
     if t.dtype == torch.bool and lerp:

@@ -186,6 +186,26 @@ def test_nan_reductions_of_integers(aa):
         assert_matches(lambda xp, a: getattr(xp, f)(a, axis=axis), a)
 
 
+@pytest.mark.filterwarnings("ignore:Degrees of freedom", "ignore:divide by zero", "ignore:invalid value")
+def test_nanvar_of_integers_without_degrees_of_freedom_is_var():
+    """NumPy's nanvar/nanstd of data that cannot hold NaN is var/std: ddof >= n divides by zero (inf), where
+    nanvar of floats gives NaN."""
+    for a in (numpy.array([[1, 2, 3], [2, 2, 2]]), numpy.array([True, False]), numpy.array([200, 1], numpy.uint8)):
+        for kw in ({"ddof": 5}, {"ddof": 2, "axis": -1}, {"ddof": 3, "axis": 0, "keepdims": True}):
+            assert_matches(lambda xp, a: (xp.nanvar(a, **kw), xp.nanstd(a, **kw)), a)
+
+
+@pytest.mark.parametrize("name", ["var", "std", "nanvar", "nanstd"])
+def test_variance_of_complex_sums_real_squares(name):
+    """|x - mean|**2 is summed as a real number (NumPy's .real first): no torch warning about a discarded
+    imaginary part, and dtype=complex still gives a complex result."""
+    a = numpy.array([[1 + 2j, 3 - 1j, 0j], [2j, 1, -1]], numpy.complex64)
+    for kw in ({}, {"axis": 0}, {"dtype": numpy.complex128}, {"axis": 1, "ddof": 1, "keepdims": True}):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            assert_matches(lambda xp, a: getattr(xp, name)(a, **kw), a)
+
+
 def test_nanmean_of_float16_sums_in_float16():
     """Unlike mean, NumPy's nanmean sums float16 in float16: 12 x 5460 overflows to inf (found by
     HYPOTHESIS_PROFILE=thorough); with dtype= it sums there."""

@@ -97,6 +97,19 @@ def test_nan_quantiles(method, data):
     assert_matches(lambda xp, a: xp.nanmedian(a, axis=axis), a)
 
 
+@pytest.mark.filterwarnings("ignore:Mean of empty slice", "ignore:invalid value")
+@pytest.mark.parametrize("axis", [None, 0, 1, (0, 1)])
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_nan_quantiles_of_empty_arrays_are_nanmean(axis, keepdims):
+    """NumPy's nanquantile/nanpercentile answer an empty array with nanmean, whatever the shape of q."""
+    a = numpy.zeros((0, 3))
+    for q in (0.5, numpy.array([[0.25], [1.0]])):
+        assert_matches(lambda xp, a: xp.nanquantile(a, q, axis=axis, keepdims=keepdims), a)
+        assert_matches(lambda xp, a: xp.nanpercentile(a, q * 100, axis=axis, keepdims=keepdims), a)
+    assert_matches(lambda xp, a: xp.nanquantile(a, 0.5, axis=axis, weights=numpy.ones(a.shape),
+                                                method="inverted_cdf"), a)
+
+
 @given(arrays(dtypes(FLOAT + INTEGER), shapes(min_dims=1, max_dims=2, min_side=1, max_side=6), finite=True),
        st.data())
 def test_weighted_inverted_cdf(a, data):
