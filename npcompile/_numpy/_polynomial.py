@@ -258,16 +258,16 @@ def _lstsq(a: torch.Tensor, b: torch.Tensor, rcond: float, full: bool):
     keep = s > rcond * s.max() if s.numel() else s > 0
     inv = torch.where(keep, 1.0 / torch.where(keep, s, torch.ones_like(s)), torch.zeros_like(s))
     b2 = b if b.ndim == 2 else b[:, None]
-    x = vh.T @ (inv[:, None] * (u.T @ b2))
+    x = vh.mH @ (inv[:, None] * (u.mH @ b2))
     x = x if b.ndim == 2 else x[:, 0]
     if not full and is_tracing(a):
         return x, None, None, s
     rank = builtins.int(keep.sum())
     m, n = a.shape
     if rank == n and m > n:
-        resid = ((a @ x.reshape(n, -1) - b2) ** 2).sum(0)
+        resid = ((a @ x.reshape(n, -1) - b2).abs() ** 2).sum(0)  # real, complex data too
     else:
-        resid = torch.zeros(0, dtype=a.dtype)
+        resid = torch.zeros(0, dtype=s.dtype)
     return x, resid, rank, s
 
 
@@ -279,9 +279,11 @@ def fit_rcond(rcond, xt):
     return xt.shape[0] * builtins.float(torch.finfo(xt.real.dtype if xt.is_complex() else xt.dtype).eps)
 
 
-def fit_rcond_out(rcond, value):
-    """``rcond`` as a full fit returns it: the caller's object, or the default as a NumPy float64 scalar."""
-    return rcond if rcond is not None else wrap(torch.tensor(value, dtype=torch.float64))
+def fit_rcond_out(rcond, value, xt):
+    """``rcond`` as a full fit returns it: the caller's object, or the default as a scalar of x's real dtype
+    (NumPy's ``len(x) * finfo(x.dtype).eps``: float32 for float32 x)."""
+    return rcond if rcond is not None else wrap(torch.tensor(value, dtype=xt.real.dtype if xt.is_complex() else
+                                                             xt.dtype))
 
 
 def check_fit_data(xt, yt):
@@ -304,16 +306,18 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     if deg < 0:
         raise ValueError("expected deg >= 0")
     check_fit_data(xt, yt)
-    dt = _dtypes.to_torch(_dtypes.result_type(xt, yt))
-    lhs, rhs = _vander(xt, order).to(dt), yt.to(dt)
+    # NumPy's vander promotes x with its integer powers (float32 to float64); y keeps its dtype, weighted in place
+    lhs, rhs = _vander(xt.to(_dtypes.to_torch(_dtypes.result_type(xt, _np.int64))), order), yt
     if w is not None:
         wt = U.add(_arr(w), 0.0).tensor
         if wt.ndim != 1:
             raise TypeError("expected a 1-d array for weights")
         if wt.shape[0] != yt.shape[0]:
             raise TypeError("expected w and y to have the same length")
-        lhs = lhs * wt[:, None]
-        rhs = rhs * (wt[:, None] if rhs.ndim == 2 else wt)
+        lhs = (lhs * wt[:, None]).to(lhs.dtype)
+        rhs = (rhs * (wt[:, None] if rhs.ndim == 2 else wt)).to(yt.dtype)
+    dt = torch.promote_types(lhs.dtype, rhs.dtype)
+    lhs, rhs = lhs.to(dt), rhs.to(dt)
     scale = torch.sqrt((lhs * lhs).sum(0))
     lhs = lhs / scale
     rc = fit_rcond(rcond, xt)
@@ -322,7 +326,8 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     if rank is not None and rank != order and not full:
         warnings.warn("Polyfit may be poorly conditioned", _np.exceptions.RankWarning, stacklevel=2)
     if full:
-        return wrap(c), wrap(resids), wrap(torch.tensor(rank, dtype=torch.int32)), wrap(s), fit_rcond_out(rcond, rc)
+        rank = wrap(torch.tensor(rank, dtype=torch.int32))
+        return wrap(c), wrap(resids), rank, wrap(s), fit_rcond_out(rcond, rc, xt)
     if not cov:
         return wrap(c)
     vbase = torch.linalg.inv(lhs.T @ lhs) / torch.outer(scale, scale)

@@ -231,3 +231,18 @@ def test_polynomial_class_errors_and_extras():
     assert isinstance(p, shim.polynomial.Polynomial) and p.copy() == p and p.has_sametype(p)
     assert_same(numpy.polynomial.Polynomial([1, 2, 3])(numpy.float32(2)), shim.polynomial.Polynomial([1, 2, 3])(
         shim.float32(2)))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
+def test_polyfit_types_and_complex_data(dtype):
+    """NumPy's vander promotes float32 x to float64 (so do the coefficients); y keeps its dtype when weighted;
+    the default rcond has x's real dtype; complex data solve with conjugate transposes and give real residuals."""
+    x = numpy.linspace(-1, 2, 9).astype(dtype)
+    y = x**3 - x + 0.1 * numpy.sin(5 * x.real)
+    if y.dtype.kind == "c":
+        y = y + 1j * y[::-1]
+    y = y.astype(dtype)
+    w = numpy.linspace(1, 2, 9)
+    assert_matches(lambda xp, x, y: xp.polyfit(x, y, 3, full=True), x, y)
+    assert_matches(lambda xp, x, y: xp.polyfit(x, y, 2, w=w, cov=True), x, y)
+    assert_matches(lambda xp, x, y: xp.polynomial.polynomial.polyfit(x, y, 3, full=True), x, y)

@@ -331,7 +331,8 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None):
     if rank is not None and rank != order and not full:
         warnings.warn("The fit may be poorly conditioned", _np.exceptions.RankWarning, stacklevel=2)
     if full:
-        return wrap(c), [wrap(resids), wrap(torch.tensor(rank, dtype=torch.int32)), wrap(s), fit_rcond_out(rcond, rc)]
+        rank = wrap(torch.tensor(rank, dtype=torch.int32))
+        return wrap(c), [wrap(resids), rank, wrap(s), fit_rcond_out(rcond, rc, xt)]
     return wrap(c)
 
 
