@@ -38,6 +38,7 @@ import logging
 import os
 import threading
 import types
+import warnings
 from typing import Callable
 
 import numpy as _np
@@ -96,12 +97,23 @@ class CompileError(RuntimeError):
 def _unpack_args(mask, args, kwargs):
     pos, _, kw = mask.partition("|")
     if pos:
-        args = tuple(a.numpy() if c == "1" else a for a, c in zip(args, pos))
+        args = tuple(a.numpy() if c == "1" else _read_only(a.numpy(), a.shape) if c == "2" else a
+                     for a, c in zip(args, pos))
     if kw:
         kwargs = dict(kwargs)
         for k in kw.split(","):
-            kwargs[k] = kwargs[k].numpy()
+            if k[0] == "!":
+                k = k[1:]
+                kwargs[k] = _read_only(kwargs[k].numpy(), kwargs[k].shape)
+            else:
+                kwargs[k] = kwargs[k].numpy()
     return args, kwargs
+
+
+# An argument passed read-only (mask '2', kwarg '!name') enters as NumPy's read-only view of itself, which the
+# trace marks read-only (``tracing._dynamo_patch.READONLY``): a write into it is a graph break where real NumPy
+# raises its error, so the graphs never write it.
+_read_only = _np.broadcast_to
 
 
 def _pack(x, args, kwargs):
@@ -219,10 +231,10 @@ class _Region:
 
 def _view_of(a, ptr, t, strides=None):
     """A new NumPy array over ``a``'s memory at address ``ptr`` with ``t``'s shape and dtype, and ``t``'s
-    strides or the byte ``strides`` given."""
+    strides or the byte ``strides`` given; read-only where ``a`` is."""
     d = _NP_DTYPES[t.dtype]
     n = d.itemsize
-    interface = {"version": 3, "data": (ptr, False), "typestr": d.str, "shape": tuple(t.shape),
+    interface = {"version": 3, "data": (ptr, not a.flags.writeable), "typestr": d.str, "shape": tuple(t.shape),
                  "strides": strides or tuple(s * n for s in t.stride())}
     return _np.asarray(_Region(interface, a))
 
@@ -523,14 +535,19 @@ def _make_wrapper(state: _Compiled):
         in_arrays = []
         in_tensors = []
         bits = 0
+        ro = 0  # the read-only ones among them
         need_grad = False
         has_base = False
         moved = None  # _copies.Copies or _devices.Moved: what to write back after the call
         i = 0
         for a in args:
             if type(a) is _ndarray:
-                if a.dtype in torch_dtypes and (flags := a.flags).writeable:
-                    if flags.c_contiguous or min(a.strides) >= 0:  # (not: torch.from_numpy raises, in 25 us)
+                if a.dtype in torch_dtypes:
+                    if not (flags := a.flags).writeable:
+                        t = _readonly_tensor(a, flags)
+                        if t is not None:
+                            ro |= 1 << i
+                    elif flags.c_contiguous or min(a.strides) >= 0:  # (not: torch.from_numpy raises, in 25 us)
                         try:
                             t = _from_numpy(a)
                         except (ValueError, TypeError):  # a negative stride of length 1
@@ -552,7 +569,7 @@ def _make_wrapper(state: _Compiled):
             elif isinstance(a, _ndarray):
                 _fallback.note_array_argument(a, state._recorder)
             i += 1
-        mask = (_MASKS.get((bits, i)) or _mask_string(bits, i)) if bits else ""
+        mask = (_MASKS.get((bits, i, ro)) or _mask_string(bits, i, ro)) if bits else ""
         if kwargs:
             kwargs, mask, has_base_k, need_grad_k, moved = _convert_kwargs(kwargs, mask, in_arrays, in_tensors,
                                                                            state, args, moved)
@@ -611,13 +628,37 @@ def _make_wrapper(state: _Compiled):
 _MASKS: dict = {}
 
 
-def _mask_string(bits: int, n: int) -> str:
-    """'1' for each positional argument passed as a tensor, e.g. '101' (cached: one str object per pattern)."""
-    key = (bits, n)
+def _mask_string(bits: int, n: int, ro: int) -> str:
+    """'1' for each positional argument passed as a tensor, '2' for one passed as a read-only tensor, e.g. '1021'
+    (cached: one str object per pattern)."""
+    key = (bits, n, ro)
     m = _MASKS.get(key)
     if m is None:
-        m = _MASKS[key] = "".join("1" if bits >> j & 1 else "0" for j in range(n))
+        m = _MASKS[key] = "".join("2" if ro >> j & 1 else "1" if bits >> j & 1 else "0" for j in range(n))
     return m
+
+
+def _readonly_tensor(a, flags):
+    """The tensor viewing the read-only array ``a`` (the graphs never write it, see ``_unpack_args``), or None
+    for one with negative strides: Dynamo takes that (and guards its writeability, see
+    ``tracing._dynamo_patch.READONLY``)."""
+    if flags.c_contiguous or min(a.strides) >= 0:
+        try:
+            return _from_readonly(a)
+        except (ValueError, TypeError):  # a negative stride of length 1
+            pass
+    return None
+
+
+def _from_readonly(a):
+    """``torch.from_numpy`` of a read-only array: torch warns that it is not writable once per process, and
+    that once is swallowed here."""
+    global _from_readonly
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        t = _from_numpy(a)
+    _from_readonly = _from_numpy
+    return t
 
 
 def _copy_in(moved, a, args, kwargs):
@@ -633,8 +674,12 @@ def _convert_kwargs(kwargs, mask, in_arrays, in_tensors, state, args, moved):
     tkw = {}
     has_base = need_grad = False
     for k, v in kwargs.items():
-        if type(v) is _ndarray and v.dtype in _TORCH_DTYPES and (flags := v.flags).writeable:
-            if flags.c_contiguous or min(v.strides) >= 0:
+        if type(v) is _ndarray and v.dtype in _TORCH_DTYPES:
+            name = k
+            if not (flags := v.flags).writeable:
+                t = _readonly_tensor(v, flags)
+                name = "!" + k  # (see _unpack_args)
+            elif flags.c_contiguous or min(v.strides) >= 0:
                 try:
                     t = _from_numpy(v)
                 except (ValueError, TypeError):
@@ -645,7 +690,7 @@ def _convert_kwargs(kwargs, mask, in_arrays, in_tensors, state, args, moved):
                 tkw[k] = v
                 continue
             tkw[k] = t
-            kwnames.append(k)
+            kwnames.append(name)
             in_arrays.append(v)
             in_tensors.append(t)
             if v.base is not None:

@@ -960,6 +960,8 @@ def fill_diagonal(a, val, wrap=False):
     square part."""
     if not isinstance(a, ndarray):
         raise TypeError(f"fill_diagonal() argument 1 must be numpy.ndarray, not {type(a).__name__}")
+    if not a._writeable:
+        raise ValueError("underlying array is read-only")  # (NumPy writes through a.flat)
     shape = a.shape
     if len(shape) < 2:
         raise ValueError("array must be at least 2-d")

@@ -203,6 +203,8 @@ def view(self, dtype=None, type=None):
 def sort(self, axis=-1, kind=None, order=None, *, stable=None):
     from ._sorting import sort as f
 
+    if not self._writeable:
+        raise ValueError("sort array is read-only")
     r = f(self, axis=operator.index(axis), kind=kind, order=order, stable=stable)  # in place: no axis=None
     copy_to_out(r.tensor, self, "unsafe")
 
@@ -210,6 +212,8 @@ def sort(self, axis=-1, kind=None, order=None, *, stable=None):
 def partition(self, kth, axis=-1, kind="introselect", order=None):
     from ._sorting import partition as f
 
+    if not self._writeable:
+        raise ValueError("partition array is read-only")
     r = f(self, kth, axis=operator.index(axis), kind=kind, order=order)
     copy_to_out(r.tensor, self, "unsafe")
 
@@ -288,6 +292,8 @@ def setflags(self, write=None, align=None, uic=None):
 
 
 def byteswap(self, inplace=False):
+    if inplace and not self._writeable:
+        raise ValueError("array to be byte-swapped is read-only")
     r = _np.asarray(self).byteswap()
     from ._creation import asarray
 

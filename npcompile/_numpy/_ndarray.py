@@ -144,10 +144,13 @@ class flatiter:
         return self.base.size
 
     def __getitem__(self, idx):
-        return self.base.ravel()[idx]
+        r = self.base.ravel()[idx]
+        return r.copy() if r.ndim else r  # NumPy's flat indexing copies: writes into it never reach the array
 
     def __setitem__(self, idx, value):
         a = self.base
+        if not a._writeable:
+            raise ValueError("underlying array is read-only")
         if not isinstance(idx, (int, _np.integer)):  # a selection: the values cycle over it, as ``put`` does
             from ._indexing import put
 
@@ -281,6 +284,8 @@ class ndarray:
     def flat(self, value):
         from ._creation import asarray
 
+        if not self._writeable:
+            raise ValueError("array is read-only")
         v = asarray(value).ravel()
         n = self.size
         if v.size == 0:

@@ -129,6 +129,9 @@ def classify(text: str) -> tuple[str, str, str]:
         m = _SHIM_ERR_RE.search(t)
         if m:
             what, ename, msg = m.groups()
+            if ename == "ValueError" and "read-only" in msg:  # (tracing._dynamo_patch.READONLY)
+                return "graph_break", "write into a read-only array", (f"{what.strip()} writes into a read-only "
+                                                                       "array: NumPy raises its error there")
             return "fallback", what.strip(), f"{what.strip()} could not be traced ({ename}: {msg.strip()[:200]})"
         return "fallback", "numpy call", "a NumPy call could not be traced"
     if "unsupported by PyTorch" in t or "Can't find numpy" in t:

@@ -54,6 +54,7 @@ check_torch_version()
 
 import torch._dynamo  # noqa: E402
 import torch._dynamo.trace_rules as _dy_rules  # noqa: E402
+import torch._dynamo.codegen as _dy_codegen  # noqa: E402
 import torch._dynamo.utils as _dy_utils  # noqa: E402
 import torch._dynamo.variables.builder as _dy_builder  # noqa: E402
 import torch._dynamo.variables.builtin as _dy_builtin  # noqa: E402
@@ -88,6 +89,8 @@ _ORIG_NDARRAY_GETATTR = _require(_NumpyNdarrayVariable, "var_getattr")
 _ORIG_NDARRAY_CALL_METHOD = _require(_NumpyNdarrayVariable, "call_method")
 _ORIG_IS_NUMPY = _require(_dy_rules, "is_numpy")
 _ORIG_BUILDER_WRAP = _require(_require(_dy_builder, "VariableBuilder"), "_wrap")
+_ORIG_CODEGEN_CALL = _require(_dy_codegen.PyCodegen, "__call__")
+_ORIG_CODEGEN_IMPORT = _require(_dy_codegen.PyCodegen, "load_import_from")
 _ORIG_CAN_DISPATCH_TF = _require(_dy_tf, "can_dispatch_torch_function")
 _tf_all_args = _require(_dy_tf, "_get_all_args")
 _tf_overridden = _require(_dy_tf, "has_torch_function")
@@ -234,9 +237,43 @@ def _check_unbacked(pending, n0, out, what):
 # --------------------------------------------------------------------------------------------------------------
 
 
+# --------------------------------------------------------------------------------------------------------------
+# Read-only arrays.  Writeability is not a property of tensors, so while Dynamo traces, a fake tensor standing for
+# a read-only array carries the mark READONLY in its ``__dict__``: set on graph inputs made from read-only NumPy
+# arrays (``_builder_wrap``) and on results the shim returns read-only (``np.broadcast_to``, a view of a
+# read-only array...), read back whenever a node wraps a tensor into a shim array.  A write into such an array
+# then fails in the shim at trace time, which is a graph break at that call (``ShimTraceError``); real NumPy runs
+# it on a read-only array and raises NumPy's own error before writing anything.  So compiled code never writes a
+# read-only array: writeability is part of what a graph is specialised on (the argument mask of
+# ``npcompile._compile``, a guard on ``flags.writeable`` for the arrays Dynamo wraps itself), and after a graph
+# break such an array is rebuilt read-only (``readonly_numpy``).  Marks on real tensors are never read: graphs
+# run later on real tensors hold no write into a read-only array.
+# --------------------------------------------------------------------------------------------------------------
+
+READONLY = "_npcompile_readonly"
+
+
+def is_readonly_variable(v) -> bool:
+    """Whether the Dynamo variable ``v`` is an array the traced code must not write (see READONLY)."""
+    if not isinstance(v, _NumpyNdarrayVariable):
+        return False
+    ev = v.as_proxy().node.meta.get("example_value")
+    return isinstance(ev, torch.Tensor) and READONLY in ev.__dict__
+
+
+def readonly_numpy(t):
+    """A graph output that stands for a read-only array, as the array real NumPy gets after a graph break."""
+    a = t.numpy(force=True)
+    a.flags.writeable = False
+    return a
+
+
 def _to_shim(x):
     if isinstance(x, torch.Tensor):
-        return _shim().ndarray(x)
+        a = _shim().ndarray(x)
+        if READONLY in x.__dict__:
+            a._writeable = False
+        return a
     tx = type(x)
     if tx is list or tx is tuple:
         return tx(_to_shim(v) for v in x)
@@ -246,7 +283,10 @@ def _to_shim(x):
 def _to_tensor(x):
     shim = _shim()
     if isinstance(x, shim.ndarray):
-        return x.tensor
+        t = x.tensor
+        if not x._writeable and tracing_active():
+            t.__dict__[READONLY] = True
+        return t
     tx = type(x)
     if tx is list or tx is tuple:
         return tx(_to_tensor(v) for v in x)
@@ -357,8 +397,7 @@ class ShimOperatorCall:
 
 def shim_attr(obj, name: str):
     """Graph node target for an array attribute that is itself an array (``a.T``, ``a.real``...)."""
-    if isinstance(obj, torch.Tensor):
-        obj = _shim().ndarray(obj)
+    obj = _to_shim(obj)
     try:
         out = getattr(obj, name)
     except Exception as e:
@@ -952,12 +991,46 @@ PolynomialVariable = _polynomial_variable_type()
 
 
 def _builder_wrap(self, value):
-    """VariableBuilder._wrap: a NumPy Polynomial of numeric coefficients passed in is a PolynomialVariable."""
+    """VariableBuilder._wrap: a NumPy Polynomial of numeric coefficients passed in is a PolynomialVariable; a
+    NumPy array is specialised on its writeability (see READONLY)."""
     if type(value) is _np.polynomial.Polynomial and _traced(_np.polynomial.Polynomial) and all(
             type(a) is _np.ndarray and a.dtype.kind in "fc" and a.dtype.itemsize <= 16 and a.dtype.isnative
             for a in (value.coef, value.domain, value.window)) and type(value.symbol) is str:
         return PolynomialVariable.wrap_object(self, value)
-    return _ORIG_BUILDER_WRAP(self, value)
+    if type(value) is not _np.ndarray or self.source is None:
+        return _ORIG_BUILDER_WRAP(self, value)
+    writeable = value.flags.writeable
+    try:
+        vt = _ORIG_BUILDER_WRAP(self, value)
+    finally:
+        if not writeable:
+            value.flags.writeable = False  # Dynamo sets it, to make its example tensor (and leaves it set)
+    if isinstance(vt, _NumpyNdarrayVariable):
+        from torch._dynamo.guards import GuardBuilder, install_guard
+        from torch._dynamo.source import AttrSource
+
+        install_guard(AttrSource(AttrSource(self.source, "flags"), "writeable").make_guard(
+            GuardBuilder.CONSTANT_MATCH))
+        if not writeable:
+            vt.as_proxy().node.meta["example_value"].__dict__[READONLY] = True
+    return vt
+
+
+def _codegen_call(self, value, allow_cache=True):
+    """PyCodegen.__call__: an array that the traced code must not write is rebuilt read-only after a graph
+    break (``readonly_numpy`` in place of Dynamo's ``to_numpy_helper``, see ``_codegen_load_import_from``)."""
+    outer = self.__dict__.get("_npc_readonly")
+    self._npc_readonly = is_readonly_variable(value)
+    try:
+        return _ORIG_CODEGEN_CALL(self, value, allow_cache)
+    finally:
+        self._npc_readonly = outer
+
+
+def _codegen_load_import_from(self, module_name, object_name):
+    if object_name == "to_numpy_helper" and self.__dict__.get("_npc_readonly"):
+        module_name, object_name = __name__, "readonly_numpy"
+    return _ORIG_CODEGEN_IMPORT(self, module_name, object_name)
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -1044,8 +1117,13 @@ def _patch_table():
         # on torch 2.11 numpy.ndarray does not (CLASS_IDENTITY_BY_OBJECT).
         (_dy_rules, "is_numpy", _is_numpy),
         # builder.VariableBuilder._wrap (how Dynamo tracks an object it finds in an argument or a global): NumPy
-        # Polynomial objects are traced (PolynomialVariable.wrap_object) instead of skipped.
+        # Polynomial objects are traced (PolynomialVariable.wrap_object) instead of skipped; arrays are guarded on
+        # their writeability (READONLY).
         (_dy_builder.VariableBuilder, "_wrap", _builder_wrap),
+        # codegen.PyCodegen.__call__ / .load_import_from (the bytecode rebuilding values after a graph break): an
+        # array the traced code must not write is rebuilt read-only (READONLY).
+        (_dy_codegen.PyCodegen, "__call__", _codegen_call),
+        (_dy_codegen.PyCodegen, "load_import_from", _codegen_load_import_from),
         # torch_function.can_dispatch_torch_function (looked up per call by builtin.py and tensor.py): NumPy
         # operators/methods/subscripts stay NumPy operations under an active torch function mode.
         (_dy_tf, "can_dispatch_torch_function", _can_dispatch_torch_function),
