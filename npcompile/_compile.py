@@ -83,6 +83,9 @@ _NP_DTYPES = {_from_numpy(_np.empty(0, d)).dtype: d for d in _TORCH_DTYPES}
 _TENSOR_TAG = "__npcompile_user_tensor__"
 # Marks a result that is the argument at a position (int) or keyword (str): it comes back as the caller's object.
 _ARG_TAG = "__npcompile_argument__"
+# Marks an array result that NumPy makes read-only (``np.broadcast_to``, a view of a read-only array...): it comes
+# back read-only.
+_READ_ONLY_TAG = "__npcompile_read_only__"
 
 
 class CompileError(RuntimeError):
@@ -132,6 +135,13 @@ def _pack(x, args, kwargs):
         # (traced, the array is a tensor: no negative strides, and Dynamo cannot read symbolic strides)
         if ((k in "biu" or (k == "f" and d.itemsize <= 8) or (k == "c" and d.itemsize <= 16)) and d.isnative
                 and (torch.compiler.is_compiling() or all(s >= 0 for s in x.strides))):
+            if torch.compiler.is_compiling():
+                # traced, a constant (tracing._dynamo_patch.READONLY); a mark only read-only results carry
+                if x._npcompile_readonly:
+                    return (_READ_ONLY_TAG, torch.from_numpy(x))
+                return torch.from_numpy(x)
+            if not x.flags.writeable:
+                return (_READ_ONLY_TAG, _from_readonly(x))
             return torch.from_numpy(x)
         return x
     if isinstance(x, torch.Tensor):
@@ -250,6 +260,13 @@ def _unpack_out(x, args, kwargs, io):
                 return args[k] if type(k) is int else kwargs[k]
             if x[0] == _TENSOR_TAG and isinstance(x[1], _Tensor):
                 return x[1]
+            if x[0] == _READ_ONLY_TAG and isinstance(x[1], _Tensor):
+                a = _tensor_to_numpy(x[1], io)
+                if type(a) is _ndarray and a.flags.writeable:
+                    if any(a is b for b in io[0]):  # (the caller's array itself: a no-op view after a break)
+                        a = a.view()
+                    a.flags.writeable = False
+                return a
         return tuple(_unpack_out(v, args, kwargs, io) for v in x)
     if tx is list:
         return [_unpack_out(v, args, kwargs, io) for v in x]

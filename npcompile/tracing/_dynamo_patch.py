@@ -545,6 +545,8 @@ def _ndarray_var_getattr(self, tx, name: str):
             if isinstance(value, tuple):
                 return VariableTracker.build(tx, tuple(int(v) for v in value))
             return VariableTracker.build(tx, int(value))
+    if name == READONLY:  # (asked by npcompile._compile._pack of each array result)
+        return VariableTracker.build(tx, is_readonly_variable(self))
     if name in ("mT",):
         from torch._dynamo.variables.builder import wrap_fx_proxy_cls
 

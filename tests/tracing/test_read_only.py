@@ -329,3 +329,25 @@ def test_shim_flat_indexing_copies():
     b = a.flat[1:3]
     b[0] = 9  # a copy, writeable, as NumPy's
     assert a.tolist() == [0, 1, 2, 3]
+
+
+def _read_only_results(x):
+    return np.broadcast_to(x, (2, 3)), np.broadcast_to(x * 2, (2, 3)), np.diagonal(np.outer(x, x)), x[1:], x
+
+
+def _read_only_results_after_break(x):
+    print(end="")
+    return np.broadcast_to(x, x.shape), x
+
+
+@pytest.mark.parametrize("fn", [_read_only_results, _read_only_results_after_break])
+def test_results_numpy_makes_read_only(fn):
+    cf = npcompile.compile(fn, backend="eager")
+    for _ in range(2):  # traced, then the cached code
+        x = np.arange(3.0)
+        got, want = cf(x), fn(np.arange(3.0))
+        assert [a.flags.writeable for a in got] == [a.flags.writeable for a in want]
+        assert got[-1] is x and x.flags.writeable
+        with pytest.raises(ValueError, match="read-only"):
+            got[0][...] = 1
+        assert x.tolist() == [0, 1, 2]
