@@ -7,6 +7,8 @@ How a call runs
 1. turns each top-level ``numpy.ndarray`` argument of a numeric dtype into a ``torch.Tensor`` sharing its
    memory (``torch.from_numpy``: zero copy, so in-place updates reach the caller's array); one with negative
    strides, which torch cannot view, into a copy written back after the call (``npcompile.tracing._copies``);
+   a read-only one into a tensor the function sees as NumPy's read-only view, which the compiled code never
+   writes (a write is a graph break where real NumPy raises its error: ``tracing._dynamo_patch.READONLY``);
 2. calls a private entry function (its own code object per compiled function, so Dynamo's per-code caches
    and recompile limits are ours alone) with TorchDynamo's frame callback set; the entry function turns the
    tensors back into arrays (``t.numpy()``, traced by Dynamo as NumPy arrays), calls ``fn`` and turns array

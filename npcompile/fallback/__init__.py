@@ -226,7 +226,7 @@ def note_array_argument(a, recorder=None) -> None:
             f"ndarray subclass {type(a).__module__}.{type(a).__qualname__}"
         reason = f"{feat} run in real NumPy"
     elif not a.flags.writeable:
-        return  # read-only arrays are compiled (Dynamo copies them); nothing to report
+        return  # read-only arrays are compiled (tracing._dynamo_patch.READONLY); nothing to report
     else:
         d = a.dtype
         kind = {"M": "datetime64", "m": "timedelta64", "U": "str", "S": "bytes", "O": "object",
