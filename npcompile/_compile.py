@@ -53,7 +53,7 @@ from .tracing import _copies
 from .tracing import _devices
 from .tracing import _dynamo_patch as _patch
 from .tracing import _fast_path
-from .tracing import _loops
+from .tracing import _branches
 
 import torch._dynamo  # noqa: E402
 
@@ -521,11 +521,12 @@ def compile(fn: Callable | None = None, *, backend: str | Callable = "inductor",
     if orig is not None:
         fn = orig
     target = fn
-    if config.outline_loops and not fullgraph:  # loops over arrays: body compiled once, not unrolled
-        target = _loops.outline(fn, functools.partial(compile, backend=backend, dynamic=dynamic, mode=mode,
-                                                      options=options), lambda: state._recorder)
+    if (config.outline_loops or config.cut_branches) and not fullgraph:  # see tracing._loops, _branches
+        target = _branches.rewrite(fn, functools.partial(compile, backend=backend, dynamic=dynamic, mode=mode,
+                                                         options=options), lambda: state._recorder)
     state = _Compiled(target, backend, fullgraph, dynamic, mode, options)
-    wrapper = _make_wrapper(state)
+    # a cut function is plain Python around compiled parts: it is called as it is
+    wrapper = target if getattr(target, "_npc_driver", False) else _make_wrapper(state)
     try:
         functools.update_wrapper(wrapper, fn)
     except (AttributeError, TypeError):

@@ -31,3 +31,7 @@ nested_graph_breaks = True
 
 # Run Python loops over arrays in Python, calling their body (compiled once) per step, not unrolled (tracing._loops).
 outline_loops = True
+
+# Cut a function at its first top-level ``if`` on array values into compiled parts around a Python ``if``, instead
+# of a graph break that costs about 100 µs per call (tracing._branches).
+cut_branches = True

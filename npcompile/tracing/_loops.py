@@ -82,6 +82,9 @@ def outline(fn, compile_body, recorder):
 
 
 def _function_tree(fn) -> ast.FunctionDef:
+    made = getattr(fn, "_npc_tree", None)  # a function npcompile made (``_branches``): its tree travels with it
+    if made is not None:
+        return copy.deepcopy(made)
     code = fn.__code__
     if code.co_name == "<lambda>":
         raise _Skip
@@ -581,7 +584,7 @@ def _build(fn, tree, plans, compile_body, recorder):
         run = _runner(iteration, cond, n, p.with_item, bool(p.exits), _SharedRecorder(bodies, recorder), ranged)
         reason = f"{OUTLINED_LOOP} at line {line}"
         cells[runners[k]] = types.CellType(torch._dynamo.disable(run, reason=reason))
-    new = make(codes[code.co_name], code.co_name, code.co_qualname, fn.__defaults__)
+    new = make(codes[tree.name], code.co_name, code.co_qualname, fn.__defaults__)
     new.__kwdefaults__ = fn.__kwdefaults__
     new.__qualname__ = fn.__qualname__
     new.__module__ = fn.__module__
