@@ -37,11 +37,55 @@ _REDUCING = frozenset({"any", "all", "max", "min", "sum", "mean", "std", "var", 
 
 
 def rewrite(fn, compile_body, recorder):
-    """``fn`` cut at its first top-level array test, else with its array loops outlined (``_loops.outline``)."""
+    """``fn`` cut at its first top-level array test, else with its array loops outlined (``_loops.outline``);
+    ``fn`` run in real NumPy when it resizes an array in place (``a.resize(...)``: the array would have to take
+    other data, which a graph cannot give the array it was handed, and Dynamo drops the rebinding silently)."""
+    if _resizes(fn):
+        return _in_numpy(fn, recorder)
     cut = _cut(fn, compile_body, recorder) if config.cut_branches else None
     if cut is not None:
         return cut
     return L.outline(fn, compile_body, recorder) if config.outline_loops else fn
+
+
+_REBINDING = {"shape", "strides", "dtype", "data"}  # attributes whose assignment gives an array another layout
+
+
+def _resizes(fn) -> bool:
+    """``fn``'s source calls a ``.resize`` method of something that is not NumPy (``np.resize`` makes a copy) or
+    assigns an array's shape, strides, dtype or data."""
+    names = fn.__code__.co_names if type(fn) is types.FunctionType else ()
+    if "resize" not in names and _REBINDING.isdisjoint(names):
+        return False
+    try:
+        tree = L._function_tree(fn)
+    except (L._Skip, OSError, TypeError, SyntaxError, ValueError):
+        return False
+    np_names = L._numpy_names(fn, tree)
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "resize" and not (
+                isinstance(n.func.value, ast.Name) and n.func.value.id in np_names):
+            return True
+        if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store) and n.attr in _REBINDING:
+            return True
+    return False
+
+
+def _in_numpy(fn, recorder):
+    from ..fallback import Event, _emit
+
+    where = f"{fn.__code__.co_filename}:{fn.__code__.co_firstlineno}"
+
+    def driver(*args, **kwargs):
+        rec = recorder()
+        if rec is not None or config.warn_on_fallback:
+            _emit(Event("fallback", "ndarray.resize", "a function that resizes or reshapes an array in place "
+                        "(a.resize(...), a.shape = ...) runs in real NumPy", where), rec)
+        return fn(*args, **kwargs)
+
+    driver._npc_driver = True
+    _skip_code(driver.__code__)
+    return driver
 
 
 def _array_test(test, np_names) -> bool:

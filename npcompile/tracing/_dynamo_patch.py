@@ -92,6 +92,11 @@ _ORIG_BUILDER_WRAP = _require(_require(_dy_builder, "VariableBuilder"), "_wrap")
 _ORIG_CODEGEN_CALL = _require(_dy_codegen.PyCodegen, "__call__")
 _ORIG_CODEGEN_IMPORT = _require(_dy_codegen.PyCodegen, "load_import_from")
 _ORIG_CAN_DISPATCH_TF = _require(_dy_tf, "can_dispatch_torch_function")
+# STORE_ATTR's setattr: SetAttrBuiltinVariable._call_setattr (torch 2.13), BuiltinVariable.call_setattr (2.11)
+_SETATTR_OWNER, _SETATTR_NAME = ((_dy_builtin.SetAttrBuiltinVariable, "_call_setattr")
+                                 if hasattr(getattr(_dy_builtin, "SetAttrBuiltinVariable", None), "_call_setattr")
+                                 else (_dy_builtin.BuiltinVariable, "call_setattr"))
+_ORIG_SETATTR = _require(_SETATTR_OWNER, _SETATTR_NAME)
 _tf_all_args = _require(_dy_tf, "_get_all_args")
 _tf_overridden = _require(_dy_tf, "has_torch_function")
 del _name
@@ -992,6 +997,18 @@ def _polynomial_variable_type():
 PolynomialVariable = _polynomial_variable_type()
 
 
+def _setattr(self, tx, obj, name_var, val):
+    """setattr on an array (``a.flat = v``, ``a.shape = s``, ``a.real = v``...) breaks the graph there, so that real
+    NumPy sets it: Dynamo would record it as an attribute of the graph's tensor and drop it."""
+    if isinstance(obj, _NumpyNdarrayVariable):
+        from torch._dynamo.exc import unimplemented
+
+        name = name_var.as_python_constant() if name_var.is_python_constant() else "?"
+        unimplemented(gb_type="npcompile: ndarray attribute set", context=f"ndarray.{name} = ...",
+                      explanation=f"npcompile runs 'ndarray.{name} = ...' in real NumPy", hints=[])
+    return _ORIG_SETATTR(self, tx, obj, name_var, val)
+
+
 def _builder_wrap(self, value):
     """VariableBuilder._wrap: a NumPy Polynomial of numeric coefficients passed in is a PolynomialVariable; a
     NumPy array is specialised on its writeability (see READONLY)."""
@@ -1122,6 +1139,8 @@ def _patch_table():
         # Polynomial objects are traced (PolynomialVariable.wrap_object) instead of skipped; arrays are guarded on
         # their writeability (READONLY).
         (_dy_builder.VariableBuilder, "_wrap", _builder_wrap),
+        # builtin setattr (STORE_ATTR): setting an array's attribute is a graph break, run by NumPy (_setattr).
+        (_SETATTR_OWNER, _SETATTR_NAME, _setattr),
         # codegen.PyCodegen.__call__ / .load_import_from (the bytecode rebuilding values after a graph break): an
         # array the traced code must not write is rebuilt read-only (READONLY).
         (_dy_codegen.PyCodegen, "__call__", _codegen_call),
