@@ -563,18 +563,10 @@ def _make_wrapper(state: _Compiled):
         for a in args:
             if type(a) is _ndarray:
                 if a.dtype in torch_dtypes:
-                    if not (flags := a.flags).writeable:
-                        t = _readonly_tensor(a, flags)
-                        if t is not None:
-                            ro |= 1 << i
-                    elif flags.c_contiguous or min(a.strides) >= 0:  # (not: torch.from_numpy raises, in 25 us)
-                        try:
-                            t = _from_numpy(a)
-                        except (ValueError, TypeError):  # a negative stride of length 1
-                            moved, t = _copy_in(moved, a, args, kwargs)
-                    else:
-                        moved, t = _copy_in(moved, a, args, kwargs)
+                    moved, t, read_only = _array_tensor(a, moved, args, kwargs)
                     if t is not None:
+                        if read_only:
+                            ro |= 1 << i
                         targs[i] = t
                         bits |= 1 << i
                         in_arrays.append(a)
@@ -681,6 +673,22 @@ def _from_readonly(a):
     return t
 
 
+def _array_tensor(a, moved, args, kwargs):
+    """How the array argument ``a`` (of a torch dtype) enters the graphs: ``(moved, tensor, read-only)``, the
+    tensor None where Dynamo's path (real NumPy) must take ``a``.  A view of its memory; for one with negative
+    strides, which torch cannot view, a copy (``_copy_in``, kept in ``moved`` for the write-back)."""
+    flags = a.flags
+    if not flags.writeable:
+        return moved, _readonly_tensor(a, flags), True
+    if flags.c_contiguous or min(a.strides) >= 0:  # (not: torch.from_numpy raises, in 25 us)
+        try:
+            return moved, _from_numpy(a), False
+        except (ValueError, TypeError):  # a negative stride of length 1
+            pass
+    moved, t = _copy_in(moved, a, args, kwargs)
+    return moved, t, False
+
+
 def _copy_in(moved, a, args, kwargs):
     """The call's ``_copies.Copies`` and the copy of ``a`` (an array torch cannot view: negative strides) that
     stands in for it, or None where Dynamo's path (real NumPy) must take ``a``."""
@@ -695,17 +703,8 @@ def _convert_kwargs(kwargs, mask, in_arrays, in_tensors, state, args, moved):
     has_base = need_grad = False
     for k, v in kwargs.items():
         if type(v) is _ndarray and v.dtype in _TORCH_DTYPES:
-            name = k
-            if not (flags := v.flags).writeable:
-                t = _readonly_tensor(v, flags)
-                name = "!" + k  # (see _unpack_args)
-            elif flags.c_contiguous or min(v.strides) >= 0:
-                try:
-                    t = _from_numpy(v)
-                except (ValueError, TypeError):
-                    moved, t = _copy_in(moved, v, args, kwargs)
-            else:
-                moved, t = _copy_in(moved, v, args, kwargs)
+            moved, t, read_only = _array_tensor(v, moved, args, kwargs)
+            name = "!" + k if read_only else k  # (see _unpack_args)
             if t is None:
                 tkw[k] = v
                 continue
