@@ -39,29 +39,30 @@ _REDUCING = frozenset({"any", "all", "max", "min", "sum", "mean", "std", "var", 
 def rewrite(fn, compile_body, recorder):
     """``fn`` cut at its first top-level array test, else with its array loops outlined (``_loops.outline``);
     ``fn`` run in real NumPy when it resizes an array in place (``a.resize(...)``: the array would have to take
-    other data, which a graph cannot give the array it was handed, and Dynamo drops the rebinding silently)."""
-    if _resizes(fn):
+    other data, which a graph cannot give the array it was handed, and Dynamo drops the rebinding silently).
+    The source is parsed once, for all three."""
+    if type(fn) is not types.FunctionType or fn.__code__.co_flags & L._NOT_PLAIN or getattr(fn, "_npc_outlined", 0):
+        return fn
+    try:
+        tree = L._function_tree(fn)
+    except _UNAVAILABLE:
+        return fn
+    np_names = L._numpy_names(fn, tree)
+    if _resizes(tree, np_names):
         return _in_numpy(fn, recorder)
-    cut = _cut(fn, compile_body, recorder) if config.cut_branches else None
+    cut = _cut(fn, tree, np_names, compile_body, recorder) if config.cut_branches else None
     if cut is not None:
         return cut
-    return L.outline(fn, compile_body, recorder) if config.outline_loops else fn
+    return L.outline(fn, compile_body, recorder, tree) if config.outline_loops else fn
 
 
+_UNAVAILABLE = (L._Skip, OSError, TypeError, SyntaxError, ValueError)  # no source, or none we may rewrite
 _REBINDING = {"shape", "strides", "dtype", "data"}  # attributes whose assignment gives an array another layout
 
 
-def _resizes(fn) -> bool:
-    """``fn``'s source calls a ``.resize`` method of something that is not NumPy (``np.resize`` makes a copy) or
+def _resizes(tree, np_names) -> bool:
+    """The function calls a ``.resize`` method of something that is not NumPy (``np.resize`` makes a copy) or
     assigns an array's shape, strides, dtype or data."""
-    names = fn.__code__.co_names if type(fn) is types.FunctionType else ()
-    if "resize" not in names and _REBINDING.isdisjoint(names):
-        return False
-    try:
-        tree = L._function_tree(fn)
-    except (L._Skip, OSError, TypeError, SyntaxError, ValueError):
-        return False
-    np_names = L._numpy_names(fn, tree)
     for n in ast.walk(tree):
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "resize" and not (
                 isinstance(n.func.value, ast.Name) and n.func.value.id in np_names):
@@ -101,19 +102,15 @@ def _array_test(test, np_names) -> bool:
     return False
 
 
-def _cut(fn, compile_body, recorder):
-    if (type(fn) is not types.FunctionType or fn.__code__.co_flags & L._NOT_PLAIN or fn.__code__.co_cellvars
-            or getattr(fn, "_npc_outlined", 0)):
+def _cut(fn, tree, np_names, compile_body, recorder):
+    if fn.__code__.co_cellvars:
+        return None
+    i = next((k for k, s in enumerate(tree.body) if isinstance(s, ast.If) and _array_test(s.test, np_names)), None)
+    if i is None:
         return None
     try:
-        tree = L._function_tree(fn)
-        np_names = L._numpy_names(fn, tree)
-        body = tree.body
-        i = next((k for k, s in enumerate(body) if isinstance(s, ast.If) and _array_test(s.test, np_names)), None)
-        if i is None:
-            return None
         return _build(fn, tree, i, compile_body, recorder)
-    except (L._Skip, OSError, TypeError, SyntaxError, ValueError):
+    except _UNAVAILABLE:
         return None
 
 
@@ -190,7 +187,6 @@ def _call(f, rec, args, kwargs):
         return f(*args, **kwargs)
     finally:
         st._recorder = None
-
 
 
 __all__ = ["rewrite"]

@@ -58,16 +58,17 @@ class _Skip(Exception):
     """Leave this loop (or the whole function) as it is."""
 
 
-def outline(fn, compile_body, recorder):
+def outline(fn, compile_body, recorder, tree=None):
     """``fn`` with its array loops outlined, or ``fn`` itself when there is nothing (safe) to outline.
 
     compile_body(f) compiles a loop body; recorder() gives the caller's ``explain`` recorder (or None), which
-    the bodies share while the loop runs."""
+    the bodies share while the loop runs; ``tree``: ``fn``'s parsed source when the caller has it (rewritten
+    here)."""
     if type(fn) is not types.FunctionType or fn.__code__.co_flags & _NOT_PLAIN or getattr(fn, "_npc_outlined", 0) \
             or _LOOP_OPCODES.isdisjoint(fn.__code__.co_code[::2]):
         return fn
     try:
-        tree = _function_tree(fn)
+        tree = _function_tree(fn) if tree is None else tree
         plans = _plan(fn, tree)
         if not plans:
             return fn
@@ -424,7 +425,8 @@ def _parts(s, state, reads, target):
         bound = _flow(chunk, bound, set())
         assigned |= _stores(ast.Module(body=chunk, type_ignores=[]))
         if i == len(tests):
-            parts.append((chunk, carry, [], None))
+            if chunk or tail:  # (after a last test with nothing behind it, the state is the last part's)
+                parts.append((chunk, carry, [], None))
             break
         bound |= _stores(tests[i].test)
         assigned |= _stores(tests[i].test)
@@ -636,15 +638,13 @@ def _iteration(body, n_state, is_while, exits):
 def _cut_iteration(parts, widths, flags, n_state):
     """As ``_iteration`` for a body cut at its exit tests (``_parts``): each part gives the names the next
     takes (``widths``: how many), then its exit test and value; the runner takes the exit when the test is
-    true, as the ``if`` would.  The last part gives the state (and a while loop's next test)."""
-    last = len(parts) - 1
-
+    true, as the ``if`` would.  A last part without a test gives the state (and a while loop's next test)."""
     def one(item, state, reads):
         carry = state
         for j, body in enumerate(parts):
             out = _step(body, item if j == 0 else (), carry, reads)
             w = widths[j]
-            if j == last and flags[j] is None:
+            if flags[j] is None:  # the last part, without a test
                 return _NEXT, out[w] if len(out) > w else None, out[:n_state]
             carry = out[:w]
             if out[w]:
