@@ -1,7 +1,8 @@
 """Ordinary NumPy programs from several domains, written the way people write NumPy (no npcompile in sight).
 
-Python loops are unrolled by the tracer, so loop counts are kept small here (the default test run compiles
-every program); the shapes of the computations are what matter.
+Sizes and loop counts are kept small here (the default test run compiles every program; short literal loops are
+unrolled by the tracer, others outlined and compiled once); the shapes of the computations are what matter.
+A program whose wrong answer is known and not fixed yet names it (``known_bug``): its test is a strict xfail.
 
 Each entry: ``PROGRAMS[name] = Program(fn, make_inputs, rtol)``.  ``make_inputs(rng)`` draws fresh random
 inputs; randomness used *by* a program (Monte Carlo) is drawn outside and passed in, so results are
@@ -25,14 +26,15 @@ class Program:
     rtol: float = 1e-9
     atol: float = 1e-12
     domain: str = ""
+    known_bug: str = ""  # a wrong answer not fixed yet: the test is a strict xfail naming it
 
 
 PROGRAMS: dict[str, Program] = {}
 
 
-def program(domain, make_inputs, rtol=1e-9, atol=1e-12):
+def program(domain, make_inputs, rtol=1e-9, atol=1e-12, known_bug=""):
     def deco(fn):
-        PROGRAMS[fn.__name__] = Program(fn.__name__, fn, make_inputs, rtol, atol, domain)
+        PROGRAMS[fn.__name__] = Program(fn.__name__, fn, make_inputs, rtol, atol, domain, known_bug)
         return fn
 
     return deco
@@ -515,3 +517,362 @@ def trapezoid_integral(x):
 def fft_convolution(a, b):
     n = a.size + b.size - 1
     return np.fft.irfft(np.fft.rfft(a, n) * np.fft.rfft(b, n), n)
+
+
+# ------------------------------------------------------------------------------- HPC kernels (npbench-style)
+# Written the way such kernels are published: Python loops over k/rows/columns with slice updates, in-place
+# writes into the arguments, masks, bit twiddling, dtype-generic code.
+
+
+@program("hpc", lambda rng: (rng.random((12, 12)) * 10,))
+def floyd_warshall(dist):
+    d = dist.copy()
+    np.fill_diagonal(d, 0.0)
+    for k in range(d.shape[0]):
+        d = np.minimum(d, d[:, k, None] + d[None, k, :])
+    return d
+
+
+def _csr(rng, n=10, per_row=3):
+    cols = np.sort(np.stack([rng.choice(n, per_row, replace=False) for _ in range(n)]), axis=1).ravel()
+    indptr = np.arange(0, n * per_row + 1, per_row)
+    return rng.standard_normal(n * per_row), cols, indptr, rng.standard_normal(n)
+
+
+@program("hpc", _csr)
+def csr_spmv_reduceat(data, indices, indptr, x):
+    return np.add.reduceat(data * x[indices], indptr[:-1])
+
+
+@program("hpc", _csr)
+def csr_spmv_rows(data, indices, indptr, x):
+    y = np.zeros(indptr.size - 1, dtype=data.dtype)
+    for i in range(y.size):
+        lo, hi = indptr[i], indptr[i + 1]
+        y[i] = data[lo:hi] @ x[indices[lo:hi]]
+    return y
+
+
+def _spd_only(n):
+    def make(rng):
+        a = rng.standard_normal((n, n))
+        return (a @ a.T + n * np.eye(n),)
+    return make
+
+
+@program("hpc", _spd_only(7), rtol=1e-8)
+def cholesky_inplace(a):
+    a = a.copy()
+    for k in range(a.shape[0]):
+        a[k, k] = np.sqrt(a[k, k])
+        a[k + 1:, k] /= a[k, k]
+        a[k + 1:, k + 1:] -= np.outer(a[k + 1:, k], a[k + 1:, k])
+    return np.tril(a)
+
+
+@program("hpc", _spd_only(6), rtol=1e-8)
+def lu_doolittle_args(a):  # factors the argument in place (the caller sees L\U), as LAPACK-style code does
+    n = a.shape[0]
+    for k in range(n - 1):
+        a[k + 1:, k] = a[k + 1:, k] / a[k, k]
+        a[k + 1:, k + 1:] = a[k + 1:, k + 1:] - a[k + 1:, k, None] * a[None, k, k + 1:]
+    return np.triu(a).trace()
+
+
+@program("hpc", lambda rng: (rng.standard_normal((8, 5)),), rtol=1e-8)
+def modified_gram_schmidt(a):
+    m, n = a.shape
+    q = a.copy()
+    r = np.zeros((n, n), dtype=a.dtype)
+    for k in range(n):
+        r[k, k] = np.linalg.norm(q[:, k])
+        q[:, k] /= r[k, k]
+        r[k, k + 1:] = q[:, k] @ q[:, k + 1:]
+        q[:, k + 1:] -= np.outer(q[:, k], r[k, k + 1:])
+    return q, r
+
+
+def _tridiag(rng, n=12):
+    return (rng.random(n), rng.random(n) + 3.0, rng.random(n), rng.standard_normal(n))
+
+
+@program("hpc", _tridiag, rtol=1e-8)
+def thomas_solve(lower, diag, upper, rhs):
+    n = diag.size
+    c = np.empty(n)
+    d = np.empty(n)
+    c[0] = upper[0] / diag[0]
+    d[0] = rhs[0] / diag[0]
+    for i in range(1, n):
+        m = diag[i] - lower[i] * c[i - 1]
+        c[i] = upper[i] / m
+        d[i] = (rhs[i] - lower[i] * d[i - 1]) / m
+    x = np.empty(n)
+    x[-1] = d[-1]
+    for i in range(n - 2, -1, -1):
+        x[i] = d[i] - c[i] * x[i + 1]
+    return x
+
+
+@program("hpc", lambda rng: (rng.random((10, 10)), 0.2, 3), rtol=1e-8)
+def adi_sweeps(u, r, steps):
+    n = u.shape[0]
+    u = u.copy()
+    for _ in range(steps):
+        for axis_pass in range(2):
+            v = u if axis_pass == 0 else u.T.copy()
+            c = np.zeros_like(v)
+            d = np.zeros_like(v)
+            c[:, 0] = -r / (1 + 2 * r)
+            d[:, 0] = v[:, 0] / (1 + 2 * r)
+            for j in range(1, n):
+                den = 1 + 2 * r + r * c[:, j - 1]
+                c[:, j] = -r / den
+                d[:, j] = (v[:, j] + r * d[:, j - 1]) / den
+            out = np.empty_like(v)
+            out[:, -1] = d[:, -1]
+            for j in range(n - 2, -1, -1):
+                out[:, j] = d[:, j] - c[:, j] * out[:, j + 1]
+            u = out if axis_pass == 0 else out.T.copy()
+    return u
+
+
+@program("hpc", lambda rng: (rng.random((10, 10, 10)), 4))
+def heat_3d(a, steps):
+    b = a.copy()
+    a = a.copy()
+    for _ in range(steps):
+        b[1:-1, 1:-1, 1:-1] = a[1:-1, 1:-1, 1:-1] + 0.125 * (
+            a[2:, 1:-1, 1:-1] - 2 * a[1:-1, 1:-1, 1:-1] + a[:-2, 1:-1, 1:-1]
+            + a[1:-1, 2:, 1:-1] - 2 * a[1:-1, 1:-1, 1:-1] + a[1:-1, :-2, 1:-1]
+            + a[1:-1, 1:-1, 2:] - 2 * a[1:-1, 1:-1, 1:-1] + a[1:-1, 1:-1, :-2])
+        a, b = b, a
+    return a
+
+
+def _hdiff_inputs(rng):
+    return rng.random((10, 10, 4)), rng.random((6, 6, 4)) * 0.1
+
+
+@program("hpc", _hdiff_inputs)
+def horizontal_diffusion(field, coeff):
+    ni, nj = coeff.shape[0], coeff.shape[1]
+    lap = 4.0 * field[1:ni + 3, 1:nj + 3, :] - (field[2:ni + 4, 1:nj + 3, :] + field[0:ni + 2, 1:nj + 3, :]
+                                                 + field[1:ni + 3, 2:nj + 4, :] + field[1:ni + 3, 0:nj + 2, :])
+    fx = lap[1:, 1:-1, :] - lap[:-1, 1:-1, :]
+    fx = np.where(fx * (field[2:ni + 3, 2:nj + 2, :] - field[1:ni + 2, 2:nj + 2, :]) > 0, 0.0, fx)
+    fy = lap[1:-1, 1:, :] - lap[1:-1, :-1, :]
+    fy = np.where(fy * (field[2:ni + 2, 2:nj + 3, :] - field[2:ni + 2, 1:nj + 2, :]) > 0, 0.0, fy)
+    return field[2:ni + 2, 2:nj + 2, :] - coeff * (fx[1:, :, :] - fx[:-1, :, :] + fy[:, 1:, :] - fy[:, :-1, :])
+
+
+def _vadv_inputs(rng):
+    return rng.random((6, 5, 8)), rng.random((6, 5, 8)) * 0.3, 0.1
+
+
+@program("hpc", _vadv_inputs, rtol=1e-8)
+def vertical_advection(stage, wcon, dtr):
+    ni, nj, nk = stage.shape
+    ccol = np.zeros((ni, nj, nk))
+    dcol = np.zeros((ni, nj, nk))
+    gcv = 0.25 * wcon[:, :, 1]
+    cs = gcv * 0.5
+    ccol[:, :, 0] = gcv * 0.5 / (dtr - cs)
+    dcol[:, :, 0] = (dtr * stage[:, :, 0] - cs * (stage[:, :, 1] - stage[:, :, 0])) / (dtr - cs)
+    for k in range(1, nk - 1):
+        gav = -0.25 * wcon[:, :, k]
+        gcv = 0.25 * wcon[:, :, k + 1]
+        av, cv = gav * 0.5, gcv * 0.5
+        bcol = dtr - av - cv
+        div = 1.0 / (bcol - ccol[:, :, k - 1] * av)
+        ccol[:, :, k] = cv * div
+        dcol[:, :, k] = (dtr * stage[:, :, k] - av * (stage[:, :, k - 1] - stage[:, :, k])
+                         - cv * (stage[:, :, k + 1] - stage[:, :, k]) - dcol[:, :, k - 1] * av) * div
+    out = np.empty_like(stage)
+    out[:, :, nk - 1] = dcol[:, :, nk - 1]
+    for k in range(nk - 2, -1, -1):
+        out[:, :, k] = dcol[:, :, k] - ccol[:, :, k] * out[:, :, k + 1]
+    return out
+
+
+@program("hpc", lambda rng: (np.linspace(-2, 0.6, 30)[None, :] + 1j * np.linspace(-1.2, 1.2, 20)[:, None], 12))
+def mandelbrot_masked(c, iters):
+    z = np.zeros_like(c)
+    n = np.zeros(c.shape, dtype=np.int32)
+    for i in range(iters):
+        m = np.abs(z) <= 2.0
+        z[m] = z[m] ** 2 + c[m]
+        n[m] = i
+    return n, np.abs(z) > 2.0
+
+
+@program("hpc", lambda rng: (rng.random((16, 16)), 8), rtol=1e-8)
+def azimuthal_average(img, nbins):
+    y, x = np.indices(img.shape)
+    cy, cx = (img.shape[0] - 1) / 2, (img.shape[1] - 1) / 2
+    r = np.hypot(x - cx, y - cy)
+    edges = np.linspace(0, r.max() + 1e-9, nbins + 1)
+    counts, _ = np.histogram(r, bins=edges)
+    sums, _ = np.histogram(r, bins=edges, weights=img)
+    idx = np.minimum((r / r.max() * nbins).astype(np.int64), nbins - 1)
+    return sums / np.maximum(counts, 1), np.bincount(idx.ravel(), weights=img.ravel(), minlength=nbins)
+
+
+@program("hpc", lambda rng: (rng.integers(0, 256, size=(5, 16), dtype=np.uint8),))
+def crc32_rows(msgs):
+    poly = np.uint32(0xEDB88320)
+    crc = np.full(msgs.shape[0], 0xFFFFFFFF, dtype=np.uint32)
+    for j in range(msgs.shape[1]):
+        crc ^= msgs[:, j].astype(np.uint32)
+        for _ in range(8):
+            crc = np.where(crc & 1, (crc >> 1) ^ poly, crc >> 1)
+    return crc ^ np.uint32(0xFFFFFFFF)
+
+
+def _latlon(rng, n=40):
+    return tuple(rng.random(n) * s - s / 2 for s in (np.pi, 2 * np.pi, np.pi, 2 * np.pi))
+
+
+@program("hpc", _latlon, rtol=1e-8)
+def haversine(lat1, lon1, lat2, lon2):
+    dlat, dlon = lat2 - lat1, lon2 - lon1
+    h = np.sin(dlat / 2) ** 2 + np.cos(lat1) * np.cos(lat2) * np.sin(dlon / 2) ** 2
+    return 2 * 6371.0 * np.arcsin(np.sqrt(h))
+
+
+def _contour_inputs(rng):
+    return rng.standard_normal((5, 5)) + 1j * rng.standard_normal((5, 5)), rng.standard_normal((5, 2)), 6
+
+
+@program("hpc", _contour_inputs, rtol=1e-7, atol=1e-10)
+def contour_integral(a, b, npts):
+    n = a.shape[0]
+    acc = np.zeros((n, b.shape[1]), dtype=np.complex128)
+    for j in range(npts):
+        theta = 2 * np.pi * (j + 0.5) / npts
+        z = 3.0 * np.exp(1j * theta)
+        x = np.linalg.solve(z * np.eye(n) - a, b)
+        acc += x * z / npts
+    return acc
+
+
+@program("hpc", lambda rng: (np.concatenate(([1.0], 0.5 ** np.arange(1, 9) * rng.uniform(0.5, 1.0, 8))),),
+         rtol=1e-8)
+def levinson_durbin(r):
+    n = r.size - 1
+    y = np.zeros(n)
+    y[0] = -r[1]
+    beta, alpha = 1.0, -r[1]
+    for k in range(1, n):
+        beta = (1 - alpha * alpha) * beta
+        alpha = -(r[k + 1] + np.dot(r[k:0:-1], y[:k])) / beta
+        y[:k] = y[:k] + alpha * y[k - 1::-1]
+        y[k] = alpha
+    return y
+
+
+@program("hpc", lambda rng: (rng.random((8, 10)), 0.5), rtol=1e-8)
+def deriche_rows(img, alpha):
+    k = (1 - np.exp(-alpha)) ** 2 / (1 + 2 * alpha * np.exp(-alpha) - np.exp(-2 * alpha))
+    a1, a2 = k, k * np.exp(-alpha) * (alpha - 1)
+    b1, b2 = 2 * np.exp(-alpha), -np.exp(-2 * alpha)
+    h, w = img.shape
+    y1 = np.zeros_like(img)
+    y2 = np.zeros_like(img)
+    ym1 = np.zeros(h)
+    ym2 = np.zeros(h)
+    xm1 = np.zeros(h)
+    for j in range(w):
+        y1[:, j] = a1 * img[:, j] + a2 * xm1 + b1 * ym1 + b2 * ym2
+        xm1 = img[:, j]
+        ym2, ym1 = ym1, y1[:, j]
+    yp1 = np.zeros(h)
+    yp2 = np.zeros(h)
+    for j in range(w - 1, -1, -1):
+        y2[:, j] = b1 * yp1 + b2 * yp2
+        yp2, yp1 = yp1, y2[:, j] + a1 * img[:, j]
+    return y1 + y2
+
+
+def _mlp_inputs(rng):
+    return (rng.standard_normal((6, 10)).astype(np.float32), rng.standard_normal((10, 16)).astype(np.float32),
+            rng.standard_normal(16).astype(np.float32), rng.standard_normal((16, 4)).astype(np.float32),
+            rng.standard_normal(4).astype(np.float32))
+
+
+@program("hpc", _mlp_inputs, rtol=2e-5, atol=1e-6)
+def mlp_forward(x, w1, b1, w2, b2):
+    h = np.maximum(x @ w1 + b1, 0)
+    logits = h @ w2 + b2
+    e = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+@program("hpc", lambda rng: (rng.random((2, 12, 12)), rng.standard_normal((3, 2, 3, 3))), rtol=1e-8)
+def conv2d_windows(img, kernels):
+    win = np.lib.stride_tricks.sliding_window_view(img, kernels.shape[2:], axis=(1, 2))
+    return np.einsum("chwij,ocij->ohw", win, kernels)
+
+
+@program("hpc", lambda rng: (rng.random((2, 10, 10)), rng.standard_normal((3, 2, 3, 3))), rtol=1e-8)
+def conv2d_loops(img, kernels):
+    o, c, kh, kw = kernels.shape
+    h, w = img.shape[1] - kh + 1, img.shape[2] - kw + 1
+    out = np.zeros((o, h, w))
+    for i in range(kh):
+        for j in range(kw):
+            out += np.tensordot(kernels[:, :, i, j], img[:, i:i + h, j:j + w], axes=(1, 0))
+    return out
+
+
+@program("hpc", lambda rng: (rng.standard_normal((8, 8)), rng.standard_normal(8), 1e-10, 200), rtol=1e-6)
+def spectral_norm(a, v, tol, maxiter):
+    v = v / np.linalg.norm(v)
+    sigma = 0.0
+    for _ in range(maxiter):
+        w = a.T @ (a @ v)
+        new = np.sqrt(np.linalg.norm(w))
+        v = w / np.linalg.norm(w)
+        err = abs(new - sigma)
+        sigma = new
+        if err < tol:
+            break
+    return sigma
+
+
+@program("hpc", _mat(10, 10), known_bug="an outlined loop loses `acc += x` on a NumPy scalar accumulator "
+                                        "(tracing/_loops.py _step)")
+def go_fast(a):
+    trace = 0.0
+    for i in range(a.shape[0]):
+        trace += np.tanh(a[i, i])
+    return a + trace
+
+
+@program("hpc", lambda rng: (rng.standard_normal(60).cumsum() + 100,))
+def drawdown_scan(prices):
+    returns = np.diff(prices) / prices[:-1]
+    wealth = np.cumprod(1 + returns)
+    peak = np.maximum.accumulate(wealth)
+    dd = 1 - wealth / peak
+    return dd.max(), np.cumsum(returns)[-1], np.diff(np.sign(returns), prepend=0.0)
+
+
+@program("hpc", lambda rng: (rng.random(20).astype(np.float32) * 10 + 0.1,), rtol=1e-6)
+def newton_sqrt_generic(a):
+    eps = np.finfo(a.dtype).eps
+    x = np.ones_like(a)
+    for _ in range(30):
+        nxt = (0.5 * (x + a / x)).astype(a.dtype)
+        if np.all(np.abs(nxt - x) <= 4 * eps * nxt):
+            return nxt
+        x = nxt
+    return x
+
+
+@program("hpc", lambda rng: (rng.standard_normal((6, 5)), rng.standard_normal(5)))
+def normalize_rows_inplace(a, shift):  # returns nothing: the caller sees the writes
+    a -= a.mean(axis=1, keepdims=True)
+    a[1:, :] /= np.linalg.norm(a[1:, :], axis=1)[:, None]
+    a[0] += shift
+    shift[::2] = 0.0

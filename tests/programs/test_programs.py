@@ -45,11 +45,14 @@ def _assert_close(got, exp, rtol, atol, path="result"):
 
 
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
-def test_program_matches_numpy(name):
+def test_program_matches_numpy(name, request):
     prog = PROGRAMS[name]
+    if prog.known_bug:
+        request.applymarker(pytest.mark.xfail(reason=prog.known_bug, strict=True))
     rng = np.random.default_rng(abs(hash(name)) % 2**32)
     inputs = prog.make_inputs(rng)
-    expected = prog.fn(*copy.deepcopy(inputs))
+    exp_args = copy.deepcopy(inputs)
+    expected = prog.fn(*exp_args)
     graphs = []
     aot = lookup_backend("aot_eager")
 
@@ -57,8 +60,10 @@ def test_program_matches_numpy(name):
         graphs.append(gm)
         return aot(gm, example_inputs)
 
-    report = C.explain(prog.fn, backend=backend)(*copy.deepcopy(inputs))
+    got_args = copy.deepcopy(inputs)
+    report = C.explain(prog.fn, backend=backend)(*got_args)
     _assert_close(report.result, expected, prog.rtol, prog.atol)
+    _assert_close(got_args, exp_args, prog.rtol, prog.atol, "arguments after the call")  # in-place writes
     # a second call with fresh inputs of the same shapes reuses the compiled code and is still right
     inputs2 = prog.make_inputs(rng)
     _assert_close(report.compiled(*copy.deepcopy(inputs2)), prog.fn(*copy.deepcopy(inputs2)), prog.rtol, prog.atol)
