@@ -16,6 +16,7 @@ import operator
 
 import numpy as _np
 import torch
+from torch.fx.experimental.symbolic_shapes import guard_or_false
 
 from .._errors import UnsupportedFeature
 from . import _dtypes
@@ -388,7 +389,11 @@ def _assign_one_array(t: torch.Tensor, i: torch.Tensor, value) -> bool:
         return False
     scalar = type(value) in _PY_SCALARS
     if i.dtype is torch.bool:
-        if not scalar or not i.ndim or i.shape != t.shape or i.device != t.device:
+        if not i.ndim or i.device != t.device:
+            return False
+        if not scalar:
+            return _assign_mask_traced(t, i, value)
+        if i.shape != t.shape:
             return False
         x = _fill_value(value, t.dtype)
         if x is None:
@@ -414,6 +419,32 @@ def _assign_one_array(t: torch.Tensor, i: torch.Tensor, value) -> bool:
             or len(set(ids)) != k:
         return False
     t.index_copy_(0, i, _unaliased(v, t))
+    return True
+
+
+def _assign_mask_traced(t: torch.Tensor, m: torch.Tensor, value) -> bool:
+    """``t[m] = value`` while tracing, for a mask over ``t``'s leading dims and a value with one row per chosen
+    position (``z[m] = z[m] ** 2 + c[m]``).  The mask's count is data-dependent: matching the value's length against
+    it is a decision the trace cannot make (a graph break, then NumPy).  Instead each position takes the value's
+    row at its running count (a ``where`` over ``t``), and the compiled code checks that the value has as many rows
+    as the mask picks, or one (a RuntimeError there, where NumPy raises ValueError)."""
+    rest = t.shape[m.ndim:]
+    if not is_tracing(m) or m.shape != t.shape[:m.ndim] or not m.numel():
+        return False
+    val = _value_tensor(value, t.dtype, False)
+    if val.ndim != 1 + len(rest) or guard_or_false(val.shape[0] == 1):
+        return False  # (a single value, or a mismatch NumPy reports: the general path)
+    try:
+        val = val.expand(val.shape[0], *rest)
+    except RuntimeError:
+        return False
+    k = val.shape[0]
+    counts = torch.cumsum(m.reshape(-1).to(torch.int64), 0)
+    torch._assert_async((counts[-1] - k) * (k - 1) == 0, "boolean index assignment: the value has neither one row "
+                                                          "nor one per True element of the mask")
+    val = torch.cat([val, val.new_zeros((1, *rest))])  # a row to read where the mask picks nothing (k = 0)
+    rows = val.index_select(0, (counts - 1).clamp(min=0) % torch.sym_max(k, 1)).reshape(t.shape)
+    t.copy_(torch.where(m.reshape(m.shape + (1,) * len(rest)), rows.to(t.dtype), t))
     return True
 
 

@@ -1,0 +1,69 @@
+"""What the HPC-style programs (tests/programs, the "hpc" domain) found, each pinned by a small case: NumPy's answer,
+and how the code is captured (one graph, no run in NumPy)."""
+
+import numpy as np
+import pytest
+
+from npcompile import _compile as C
+
+from .conftest import same
+
+
+def _captured(fn, *args):
+    """Compiles and runs ``fn`` (aot_eager: the aten graph runs, as Inductor's would); its report."""
+    rep = C.explain(fn, backend="aot_eager")(*args)
+    assert not rep.fallbacks, rep
+    return rep
+
+
+def _mandelbrot_step(z, c):
+    m = np.abs(z) <= 2.0
+    z[m] = z[m] ** 2 + c[m]
+    return z
+
+
+def _rows_of_other_array(x, y):
+    x[x[:, 0] > 0] = y[y[:, 0] > 0] * 2  # a mask over rows; the same count picked in another array
+    return x
+
+
+def _one_from_another_mask(x):
+    x[x > 0] = x[x == x.max()]  # one value picked by another mask: NumPy broadcasts it
+    return x
+
+
+def _cast_into_ints(a, f):
+    a[a > 2] = f[a > 2]  # float64 values into int64: truncated, as NumPy's setitem does
+    return a
+
+
+@pytest.mark.parametrize("fn, make", [
+    (_mandelbrot_step, lambda r: (np.linspace(-3, 3, 12) + 1j * r.standard_normal(12), r.standard_normal(12) + 0j)),
+    (_mandelbrot_step, lambda r: (np.full(5, 9.0), r.standard_normal(5))),  # the mask picks nothing
+    (_rows_of_other_array, lambda r: (r.standard_normal((6, 3)), (r.standard_normal((6, 3))))),
+    (_one_from_another_mask, lambda r: (r.standard_normal(9),)),
+    (_cast_into_ints, lambda r: (np.arange(8), r.standard_normal(8) * 10)),
+])
+def test_masked_assignment_of_masked_values_is_one_graph(fn, make):
+    """``z[m] = z[m] ** 2 + c[m]``: the value's length and the mask's count are each data-dependent; the write is
+    traced (a where over the array, the lengths checked when the code runs) instead of running in NumPy."""
+    args = make(np.random.default_rng(0))
+    if fn is _rows_of_other_array:
+        args[1][:, 0] = np.where(args[0][:, 0] > 0, 1.0, -1.0)  # the same rows picked in both
+    expected = fn(*[a.copy() for a in args])
+    got_args = [a.copy() for a in args]
+    rep = _captured(fn, *got_args)
+    assert rep.graph_count == 1
+    assert same(rep.result, expected) and same(got_args[0], expected)
+
+
+def test_masked_assignment_of_a_wrong_length_still_raises():
+    def f(x, y):
+        x[x > 0] = y[y > 0]
+        return x
+
+    x, y = np.array([1.0, 2.0, 3.0]), np.array([1.0, 2.0, -1.0])
+    with pytest.raises(ValueError):
+        f(x.copy(), y)
+    with pytest.raises((ValueError, RuntimeError)):  # compiled, the check runs in the graph: a RuntimeError
+        C.compile(f, backend="aot_eager")(x.copy(), y)
