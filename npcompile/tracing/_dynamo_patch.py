@@ -439,10 +439,10 @@ def allow_numpy(fn) -> None:
 def _module_pairs():
     shim = _shim()
     pairs = [(_np, shim)]
-    for sub in ("fft", "linalg", "random"):
-        m = getattr(shim, sub, None)
+    for sub in ("fft", "linalg", "random", "lib.stride_tricks"):
+        m = functools.reduce(lambda mod, n: getattr(mod, n, None), sub.split("."), shim)
         if m is not None:
-            pairs.append((getattr(_np, sub), m))
+            pairs.append((functools.reduce(getattr, sub.split("."), _np), m))
     return pairs
 
 
@@ -893,9 +893,11 @@ def _is_numpy(obj) -> bool:
     if obj is _np.polynomial.Polynomial or _ORIG_IS_NUMPY(obj):
         return True
     try:  # one of the shim's own public functions, called directly (see _np_to_shim_map)
-        return np_to_shim_map().get(obj) is obj
+        ours = np_to_shim_map().get(obj)
     except TypeError:  # unhashable
         return False
+    # or a function of a NumPy module Dynamo does not know (np.lib.stride_tricks) that the shim implements
+    return ours is obj or (ours is not None and getattr(obj, "__module__", "").startswith("numpy.lib."))
 
 
 class PolynomialOp:

@@ -6,6 +6,7 @@ import pytest
 
 from npcompile import _compile as C
 
+from ..numpy_conformance.harness import assert_matches
 from .conftest import same
 
 
@@ -67,3 +68,23 @@ def test_masked_assignment_of_a_wrong_length_still_raises():
         f(x.copy(), y)
     with pytest.raises((ValueError, RuntimeError)):  # compiled, the check runs in the graph: a RuntimeError
         C.compile(f, backend="aot_eager")(x.copy(), y)
+
+
+@pytest.mark.parametrize("window, axis", [((2, 3), None), (2, 1), ((2,), (0,)), ((2, 2), (1, 1)), ((1,), -1),
+                                          ((5,), 1), ((-1,), 0), ((2,), None), ((2, 3), 1), ((2,), 3), (2.0, 0)])
+def test_sliding_window_view_is_numpys(window, axis):
+    x = np.arange(20.0).reshape(4, 5)
+    r = assert_matches(lambda xp, a: xp.lib.stride_tricks.sliding_window_view(a, window, axis), x)
+    if r is not None:
+        assert not r.flags.writeable and r.base is not None
+
+
+def test_convolution_with_sliding_windows_is_one_graph():
+    def conv(img, k):
+        win = np.lib.stride_tricks.sliding_window_view(img, k.shape)
+        return np.einsum("hwij,ij->hw", win, k)
+
+    img, k = np.random.default_rng(0).random((9, 8)), np.ones((3, 2))
+    rep = _captured(conv, img, k)
+    assert rep.graph_count == 1 and not rep.graph_breaks
+    assert same(rep.result, conv(img, k))
