@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import operator
 import os
 import threading
 import types
@@ -47,7 +48,7 @@ import numpy as _np
 import torch
 
 from . import config
-from ._errors import numpy_error
+from ._errors import UnsupportedFeature, numpy_error
 from . import fallback as _fallback
 from .tracing import _copies
 from .tracing import _devices
@@ -365,12 +366,20 @@ class _Backend:
 
 
 def _has_checks(gm) -> bool:
-    """Whether the graph calls numpy.linalg, whose data checks become assertions (``linalg._fail_if``)."""
-    from ._numpy import linalg
+    """Whether the graph calls numpy.linalg or a power (``**``, ``np.power`` and its methods), whose data checks
+    become assertions (``linalg._fail_if``, ``_ufuncs._int_power``)."""
+    from ._numpy import linalg, power
 
     exported = vars(linalg)
-    calls = (getattr(n.target, "f", None) for n in gm.graph.nodes if n.op == "call_function")
-    return any(f is not None and exported.get(getattr(f, "__name__", None)) is f for f in calls)
+    for n in gm.graph.nodes:
+        if n.op != "call_function":
+            continue
+        f = getattr(n.target, "f", None)
+        if f is not None and (exported.get(getattr(f, "__name__", None)) is f or getattr(f, "__self__", f) is power):
+            return True
+        if getattr(n.target, "op", None) in (operator.pow, operator.ipow):
+            return True
+    return False
 
 
 def _numpy_errors(compiled):
@@ -401,6 +410,8 @@ class _LogCatcher(logging.Handler):
 
 
 _dynamo_cf_log = logging.getLogger("torch._dynamo.convert_frame")
+# Dynamo logs a suppressed InNumpy as a compile failure; it is our request to run the call in NumPy.
+_dynamo_cf_log.addFilter(lambda record: not _patch.in_numpy_pending())
 
 
 def _dynamo_config_patch(fullgraph: bool):
@@ -443,7 +454,13 @@ class _Callback:
         cleanups = [h() for h in self._enter_hooks]
         try:
             with _dynamo_config_patch(owner._fullgraph), _patch.numpy_mode(_devices.run_device()):
-                return self._inner(frame, *args, **kwargs)
+                try:
+                    result = self._inner(frame, *args, **kwargs)
+                finally:  # Dynamo raised (or suppressed) InNumpy: the call must run in NumPy
+                    feature = _patch.take_in_numpy()
+                    if feature is not None:
+                        owner.run_in_numpy(feature, frame.f_code is owner.entry.__code__)
+                return result
         finally:
             for c in cleanups:
                 c()
@@ -464,15 +481,21 @@ def _graph_break_reasons():
 # --------------------------------------------------------------------------------------------------------------
 
 
+class _RunInNumpy(Exception):
+    """Raised from our frame callback into the call: nothing of it ran, run it in real NumPy (_Compiled.run_in_numpy)."""
+
+
 class _Compiled:
     """State of one compiled function (the returned wrapper is a plain function closing over this)."""
 
-    def __init__(self, fn, backend, fullgraph, dynamic, mode, options):
+    def __init__(self, fn, original, backend, fullgraph, dynamic, mode, options):
         self.fn = fn
         self._fullgraph = bool(fullgraph)
         self._graph_count = 0
         self.broken = False  # a graph break seen while compiling it (see _tensor_to_numpy)
         self._recorder = None
+        self.original = original
+        self.numpy_driver = None  # set when the function must run in real NumPy (run_in_numpy)
         self.entry = _make_entry(fn)
         self.direct = _fast_path.DirectPath(self.entry)
         real_backend = _resolve_backend(backend, mode, options, dynamic)
@@ -483,6 +506,18 @@ class _Compiled:
         ctx(self.entry)
         self.callback = _Callback(ctx.callback, self, list(getattr(ctx, "enter_exit_hooks", ())))
         self.lock = threading.Lock()
+
+    def run_in_numpy(self, feature: str, first_frame: bool):
+        """From now on every call runs in real NumPy (``tracing._dynamo_patch.InNumpy``); this one too when nothing
+        of it has run yet (``first_frame``: the trace was the call's first frame), otherwise it cannot be exact."""
+        self.numpy_driver = _fallback.in_numpy(self.original, feature, lambda: self._recorder)
+        if self._fullgraph:
+            raise CompileError(f"{feature} cannot be compiled: it changes the array the function was handed in a "
+                               f"way no graph can; npcompile runs such functions in real NumPy (fullgraph=False)")
+        if not first_frame:
+            raise UnsupportedFeature(f"{feature} reached after a graph break in this call (the part before the "
+                                     f"break has run compiled); the next calls run the whole function in NumPy")
+        raise _RunInNumpy
 
     def _note_breaks(self, reasons, records, frame):
         rec = self._recorder
@@ -524,7 +559,7 @@ def compile(fn: Callable | None = None, *, backend: str | Callable = "inductor",
     if (config.outline_loops or config.cut_branches) and not fullgraph:  # see tracing._loops, _branches
         target = _branches.rewrite(fn, functools.partial(compile, backend=backend, dynamic=dynamic, mode=mode,
                                                          options=options), lambda: state._recorder)
-    state = _Compiled(target, backend, fullgraph, dynamic, mode, options)
+    state = _Compiled(target, fn, backend, fullgraph, dynamic, mode, options)
     # a cut function is plain Python around compiled parts: it is called as it is
     wrapper = target if getattr(target, "_npc_driver", False) else _make_wrapper(state)
     try:
@@ -548,6 +583,8 @@ def _make_wrapper(state: _Compiled):
     torch_dtypes = _TORCH_DTYPES
 
     def npcompiled(*args, **kwargs):
+        if state.numpy_driver is not None:
+            return state.numpy_driver(*args, **kwargs)
         if not config.trace_numpy and not _has_tensor(args, kwargs):
             return fn(*args, **kwargs)
         user_kwargs = kwargs
@@ -616,6 +653,8 @@ def _make_wrapper(state: _Compiled):
                 prior = _set_eval_frame(callback)
                 try:
                     out = entry(mask, *targs, **kwargs)
+                except _RunInNumpy:
+                    out = _RunInNumpy
                 finally:
                     _set_eval_frame(prior)
                 if direct.stale:
@@ -629,6 +668,8 @@ def _make_wrapper(state: _Compiled):
                 _set_grad_enabled(True)
             if moved is not None:
                 moved.copy_back()
+        if out is _RunInNumpy:
+            return state.numpy_driver(*args, **user_kwargs)
         io = (in_arrays, in_tensors, run_tensors, state.broken, moved)
         if type(out) is _Tensor:
             return _tensor_to_numpy(out, io)

@@ -246,6 +246,25 @@ def note_array_argument(a, recorder=None) -> None:
     _emit(Event("fallback", feat, reason, "", ""), recorder)
 
 
+def in_numpy(fn, feature: str, recorder):
+    """``fn`` run whole in real NumPy, each call reported as a fallback for ``feature``: for what no graph can
+    reproduce and a graph break would get wrong (an array taking other data or layout in place, see
+    tracing._dynamo_patch.InNumpy).  ``recorder()`` gives the caller's ``explain`` recorder, if any."""
+    from .. import config
+
+    code = getattr(fn, "__code__", None)
+    where = f"{code.co_filename}:{code.co_firstlineno}" if code is not None else ""
+    reason = f"{feature} changes an array in place in a way no graph can: the function runs in real NumPy"
+
+    def driver(*args, **kwargs):
+        rec = recorder()
+        if rec is not None or config.warn_on_fallback:
+            _emit(Event("fallback", feature, reason, where), rec)
+        return fn(*args, **kwargs)
+
+    return driver
+
+
 def describe_exception(e: BaseException) -> str:
     text = str(e)
     kind, feature, expl = classify(text)

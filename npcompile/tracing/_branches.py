@@ -5,7 +5,9 @@ breaks the graph, and every call then pays Dynamo's resume machinery: a frame pe
 each NumPy local, graph outputs aliasing inputs.  That is about 100 µs on this machine, several times a whole small
 compiled call.  Cut at the test, the code before it becomes one compiled function that also gives the test's value
 (``part``), and the code after it, the branch taken followed by the rest of the function, another (``then`` or
-``else``); each takes the direct call path, and the ``if`` itself runs in Python, as it does in NumPy.
+``else``); each takes the direct call path, and the ``if`` itself runs in Python, as it does in NumPy.  An ``if``
+whose branches hold an array test is cut the same way, so that the nested test is at the top of a part (cut when
+that part compiles); so are the loop bodies ``_loops`` outlines.
 
 The rewrite is exact or not done, as loop outlining (``_loops``), whose name analysis it shares: the code before
 the test must not return or hold a nested scope, every name the code after it reads must be surely bound, and the
@@ -18,6 +20,8 @@ from __future__ import annotations
 
 import ast
 import copy
+import inspect
+import textwrap
 import types
 
 from torch._C._dynamo.eval_frame import set_eval_frame as _set_eval_frame
@@ -29,7 +33,8 @@ except ImportError:  # pragma: no cover - torch without it: Dynamo traces the dr
         pass
 
 from .. import config
-from . import _loops as L
+from .. import fallback as _fallback
+from . import _dynamo_patch as _patch, _loops as L
 
 # Array methods whose result a test typically turns into a Python bool (so the test depends on array values).
 _REDUCING = frozenset({"any", "all", "max", "min", "sum", "mean", "std", "var", "prod", "item", "ptp", "argmax",
@@ -38,55 +43,104 @@ _REDUCING = frozenset({"any", "all", "max", "min", "sum", "mean", "std", "var", 
 
 def rewrite(fn, compile_body, recorder):
     """``fn`` cut at its first top-level array test, else with its array loops outlined (``_loops.outline``);
-    ``fn`` run in real NumPy when it resizes an array in place (``a.resize(...)``: the array would have to take
-    other data, which a graph cannot give the array it was handed, and Dynamo drops the rebinding silently).
+    ``fn`` run in real NumPy when it rebinds an array in place (``a.resize(...)``, ``a.shape = s``: the array
+    would have to take other data or layout, which a graph cannot give the array it was handed).
     The source is parsed once, for all three."""
-    if type(fn) is not types.FunctionType or fn.__code__.co_flags & L._NOT_PLAIN or getattr(fn, "_npc_outlined", 0):
+    outlined = getattr(fn, "_npc_outlined", False)  # a loop body npcompile made: cut, not outlined again
+    if type(fn) is not types.FunctionType or fn.__code__.co_flags & L._NOT_PLAIN or (
+            outlined and not hasattr(fn, "_npc_tree")):
         return fn
     try:
         tree = L._function_tree(fn)
     except _UNAVAILABLE:
         return fn
     np_names = L._numpy_names(fn, tree)
-    if _resizes(tree, np_names):
-        return _in_numpy(fn, recorder)
+    rebinding = _rebinding(fn, tree, np_names, {fn.__code__})
+    if rebinding is not None:
+        driver = _fallback.in_numpy(fn, rebinding, recorder)
+        driver._npc_driver = True
+        _skip_code(driver.__code__)
+        return driver
     cut = _cut(fn, tree, np_names, compile_body, recorder) if config.cut_branches else None
     if cut is not None:
         return cut
-    return L.outline(fn, compile_body, recorder, tree) if config.outline_loops else fn
+    return L.outline(fn, compile_body, recorder, tree) if config.outline_loops and not outlined else fn
 
 
 _UNAVAILABLE = (L._Skip, OSError, TypeError, SyntaxError, ValueError)  # no source, or none we may rewrite
-_REBINDING = {"shape", "strides", "dtype", "data"}  # attributes whose assignment gives an array another layout
 
 
-def _resizes(tree, np_names) -> bool:
-    """The function calls a ``.resize`` method of something that is not NumPy (``np.resize`` makes a copy) or
-    assigns an array's shape, strides, dtype or data."""
+def _rebinding(fn, tree, np_names, seen) -> str | None:
+    """What rebinds an array in place (``_rebinds``) in ``fn`` or in a Python function it calls by name (a global,
+    a closure variable, a module attribute; to any depth, at most _MAX_CALLEES of them).  A resize is found at
+    trace time too (``_dynamo_patch.InNumpy``), but only before anything of the call ran: this also covers one
+    after a graph break."""
+    found = _rebinds(tree, np_names)
+    if found is not None:
+        return found
+    for f in _named_callees(fn, tree):
+        if f.__code__ in seen or len(seen) >= _MAX_CALLEES:
+            continue
+        seen.add(f.__code__)
+        t = _source_tree(f)
+        found = _rebinding(f, t, L._numpy_names(f, t), seen) if t is not None else None
+        if found is not None:
+            return found
+    return None
+
+
+_MAX_CALLEES = 32
+_LIBRARIES = frozenset({"numpy", "torch", "npcompile", "builtins"})  # callees not ours to read
+_SOURCE_TREES: dict = {}  # code object -> its parsed source (None without one): each read once per process
+
+
+def _source_tree(f):
+    code = f.__code__
+    if code not in _SOURCE_TREES:
+        try:
+            _SOURCE_TREES[code] = ast.parse(textwrap.dedent(inspect.getsource(f)))
+        except (OSError, TypeError, SyntaxError, ValueError):
+            _SOURCE_TREES[code] = None
+    return _SOURCE_TREES[code]
+
+
+def _named_callees(fn, tree):
+    scope = dict(fn.__globals__)
+    for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
+        try:
+            scope[name] = cell.cell_contents
+        except ValueError:  # empty cell
+            pass
     for n in ast.walk(tree):
-        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "resize" and not (
-                isinstance(n.func.value, ast.Name) and n.func.value.id in np_names):
-            return True
-        if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store) and n.attr in _REBINDING:
-            return True
-    return False
+        if not isinstance(n, ast.Call):
+            continue
+        f, path = n.func, []
+        while isinstance(f, ast.Attribute):
+            path.append(f.attr)
+            f = f.value
+        v = scope.get(f.id) if isinstance(f, ast.Name) else None
+        for attr in reversed(path):
+            v = getattr(v, attr, None) if isinstance(v, types.ModuleType) else None
+        v = getattr(v, "__npcompile_original__", v)  # a compiled function is traced as its original
+        if type(v) is types.FunctionType and (v.__module__ or "").split(".")[0] not in _LIBRARIES:
+            yield v
 
 
-def _in_numpy(fn, recorder):
-    from ..fallback import Event, _emit
-
-    where = f"{fn.__code__.co_filename}:{fn.__code__.co_firstlineno}"
-
-    def driver(*args, **kwargs):
-        rec = recorder()
-        if rec is not None or config.warn_on_fallback:
-            _emit(Event("fallback", "ndarray.resize", "a function that resizes or reshapes an array in place "
-                        "(a.resize(...), a.shape = ...) runs in real NumPy", where), rec)
-        return fn(*args, **kwargs)
-
-    driver._npc_driver = True
-    _skip_code(driver.__code__)
-    return driver
+def _rebinds(tree, np_names) -> str | None:
+    """What rebinds an array in place in the function, if anything: a call of a ``.resize`` method of something
+    not NumPy (``np.resize`` makes a copy) or of ``.setflags``, an assignment of an array's shape, strides, dtype,
+    data or flags.  (Graph breaks run ``a.flags.writeable = False`` and ``a.setflags`` on the array rebuilt at the
+    break, not on the caller's.)"""
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("resize", "setflags") \
+                and not (isinstance(n.func.value, ast.Name) and n.func.value.id in np_names):
+            return f"ndarray.{n.func.attr}"
+        if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store):
+            if n.attr in _patch.REBINDING:
+                return f"ndarray.{n.attr} = ..."
+            if isinstance(n.value, ast.Attribute) and n.value.attr == "flags":
+                return f"ndarray.flags.{n.attr} = ..."
+    return None
 
 
 def _array_test(test, np_names) -> bool:
@@ -102,10 +156,18 @@ def _array_test(test, np_names) -> bool:
     return False
 
 
+def _holds_array_test(stmts, np_names) -> bool:
+    """An ``if`` nested in ``stmts`` tests array values: the ``if`` holding it is cut too, so that the nested one
+    becomes a top-level test of the part that holds it, cut in turn when that part compiles."""
+    return any(isinstance(n, ast.If) and _array_test(n.test, np_names)
+               for s in stmts for n in ast.walk(s))
+
+
 def _cut(fn, tree, np_names, compile_body, recorder):
     if fn.__code__.co_cellvars:
         return None
-    i = next((k for k, s in enumerate(tree.body) if isinstance(s, ast.If) and _array_test(s.test, np_names)), None)
+    i = next((k for k, s in enumerate(tree.body) if isinstance(s, ast.If) and (
+        _array_test(s.test, np_names) or _holds_array_test(s.body + s.orelse, np_names))), None)
     if i is None:
         return None
     try:
@@ -151,6 +213,7 @@ def _build(fn, tree, i, compile_body, recorder):
         f = types.FunctionType(c, fn.__globals__, c.co_name, defaults, tuple(cells[v] for v in c.co_freevars))
         f.__kwdefaults__ = kwdefaults
         f._npc_tree = d  # cut and outlined again when compiled
+        f._npc_outlined = getattr(fn, "_npc_outlined", False)
         return f
 
     part = compile_body(make(first, f"before the test at line {line}", fn.__defaults__, fn.__kwdefaults__))

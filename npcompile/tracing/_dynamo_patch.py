@@ -672,6 +672,8 @@ _NDARRAY_LOCAL_METHODS = ("__len__", "size", "tolist", "__iter__")  # answered b
 
 
 def _ndarray_var_call_method(self, tx, name, args, kwargs):
+    if name in ("resize", "setflags"):
+        _in_numpy(f"ndarray.{name}")
     if name not in _NDARRAY_LOCAL_METHODS:
         _break_in_try(tx, f"ndarray.{name}")
     return _ORIG_NDARRAY_CALL_METHOD(self, tx, name, args, kwargs)
@@ -999,13 +1001,46 @@ def _polynomial_variable_type():
 PolynomialVariable = _polynomial_variable_type()
 
 
+# --------------------------------------------------------------------------------------------------------------
+# Whole calls in NumPy.  An array taking other data or another layout in place (``a.resize(...)``, ``a.shape =
+# ...``) is a change no graph can give the array it was handed, and Dynamo would drop it silently.  A graph break
+# is no better: real NumPy would then change the array rebuilt at the break, not the caller's.  Tracing such a
+# call stops the compile (``InNumpy``), and npcompile._compile runs the whole call in real NumPy.
+# --------------------------------------------------------------------------------------------------------------
+
+REBINDING = frozenset({"shape", "strides", "dtype", "data"})  # attributes whose assignment rebinds an array
+
+
+class InNumpy(Exception):
+    """Raised while tracing: the call must run in real NumPy (see above)."""
+
+
+def _in_numpy(what: str):
+    _state.in_numpy = what  # Dynamo rewraps or suppresses the exception: this survives either
+    raise InNumpy(f"{what} runs in real NumPy")
+
+
+def in_numpy_pending() -> bool:
+    return getattr(_state, "in_numpy", None) is not None
+
+
+def take_in_numpy() -> str | None:
+    """The feature that stopped the last trace on this thread for a whole call in NumPy, or None (then cleared)."""
+    what = getattr(_state, "in_numpy", None)
+    _state.in_numpy = None
+    return what
+
+
 def _setattr(self, tx, obj, name_var, val):
-    """setattr on an array (``a.flat = v``, ``a.shape = s``, ``a.real = v``...) breaks the graph there, so that real
-    NumPy sets it: Dynamo would record it as an attribute of the graph's tensor and drop it."""
+    """setattr on an array (``a.flat = v``, ``a.real = v``...) breaks the graph there, so that real NumPy sets it:
+    Dynamo would record it as an attribute of the graph's tensor and drop it.  One that rebinds the array's layout
+    or data (``a.shape = s``) makes the whole call run in NumPy (``InNumpy``)."""
     if isinstance(obj, _NumpyNdarrayVariable):
         from torch._dynamo.exc import unimplemented
 
         name = name_var.as_python_constant() if name_var.is_python_constant() else "?"
+        if name in REBINDING:
+            _in_numpy(f"ndarray.{name} = ...")
         unimplemented(gb_type="npcompile: ndarray attribute set", context=f"ndarray.{name} = ...",
                       explanation=f"npcompile runs 'ndarray.{name} = ...' in real NumPy", hints=[])
     return _ORIG_SETATTR(self, tx, obj, name_var, val)

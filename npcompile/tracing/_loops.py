@@ -567,6 +567,13 @@ def _build(fn, tree, plans, compile_body, recorder):
         f._npc_outlined = True
         return f
 
+    trees = {d.name: d for d in defs}
+
+    def body(name, label, qualname):
+        f = make(codes[name], label, qualname)
+        f._npc_tree = trees[name]  # cut at its array tests when compiled (_branches), not outlined again
+        return compile_body(f)
+
     for k, p in enumerate(plans):
         line = p.node.lineno
         label = f"{code.co_name}<loop at line {line}>"
@@ -574,12 +581,12 @@ def _build(fn, tree, plans, compile_body, recorder):
         n = len(p.state)
         is_while = isinstance(p.node, ast.While)
         if p.parts:
-            bodies = [compile_body(make(codes[f"{_PREFIX}body{k}_{j}"], f"{label[:-1]}, part {j + 1}>",
-                                        f"{qualname[:-1]}, part {j + 1}>")) for j in range(len(p.parts))]
+            bodies = [body(f"{_PREFIX}body{k}_{j}", f"{label[:-1]}, part {j + 1}>", f"{qualname[:-1]}, part {j + 1}>")
+                      for j in range(len(p.parts))]
             iteration = _cut_iteration(bodies, [len(c) + len(a) if t else n for _, c, a, t in p.parts],
                                        [_exit_flag(t) for _, _, _, t in p.parts], n)
         else:
-            bodies = [compile_body(make(codes[f"{_PREFIX}body{k}"], label, qualname))]
+            bodies = [body(f"{_PREFIX}body{k}", label, qualname)]
             iteration = _iteration(bodies[0], n, is_while, bool(p.exits))
         cond = make(codes[f"{_PREFIX}cond{k}"], label, label) if is_while else None
         ranged = not is_while and _builtin_range(p.node.iter, fn)
@@ -690,12 +697,13 @@ _NP_SCALARS = frozenset(_np.dtype(c).type for c in "?bhilqBHILQefdFD")
 def _step(body, item, state, reads):
     """One call of the body.  NumPy scalars in the state go in as 0-d arrays, as the shim treats them anyway:
     Dynamo would specialise on a scalar's value and recompile the body for every new value (an accumulator);
-    one that comes back unchanged is the caller's scalar again."""
+    one that comes back as the same array is a scalar again, with the value the body left in it (``acc += x``
+    writes into the array)."""
     if not any(type(v) in _NP_SCALARS for v in state):
         return body(*item, *state, *reads)
     args = tuple(_np.asarray(v) if type(v) in _NP_SCALARS else v for v in state)
     out = body(*item, *args, *reads)
-    return tuple(s if o is a and a is not s else o for o, a, s in zip(out, args, state)) + tuple(out[len(state):])
+    return tuple(o[()] if o is a and a is not s else o for o, a, s in zip(out, args, state)) + tuple(out[len(state):])
 
 
 __all__ = ["outline"]

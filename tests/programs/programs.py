@@ -840,8 +840,7 @@ def spectral_norm(a, v, tol, maxiter):
     return sigma
 
 
-@program("hpc", _mat(10, 10), known_bug="an outlined loop loses `acc += x` on a NumPy scalar accumulator "
-                                        "(tracing/_loops.py _step)")
+@program("hpc", _mat(10, 10))
 def go_fast(a):
     trace = 0.0
     for i in range(a.shape[0]):

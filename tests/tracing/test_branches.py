@@ -1,5 +1,6 @@
-"""Branch cutting (npcompile.tracing._branches): a top-level ``if`` on array values runs in Python between compiled
-parts, with exactly Python's and NumPy's semantics, and functions whose meaning could change are left alone."""
+"""Branch cutting (npcompile.tracing._branches): a top-level ``if`` on array values (or holding one) runs in Python
+between compiled parts, also in outlined loop bodies, with exactly Python's and NumPy's semantics, and functions
+whose meaning could change are left alone."""
 
 import numpy as np
 import pytest
@@ -147,6 +148,43 @@ def test_a_cut_has_no_graph_break_and_compiles_each_part_once():
     for k in range(6):  # new values compile nothing more
         assert same(f(np.arange(4.0) - 3 * k, np.ones(4)), _sign_flip(np.arange(4.0) - 3 * k, np.ones(4)))
     assert len(rec.graphs) == graphs
+
+
+def _nested_test(x, flag):
+    y = x * 2
+    if flag:
+        if np.any(y < 0):
+            y = -y
+        else:
+            return y.sum()
+        y = y + 1
+    return y
+
+
+def _test_in_loop_body(x, n):
+    acc = 0.0
+    for i in range(n):
+        x = np.sin(x) * 1.5
+        if np.abs(x).max() > 1.2:
+            x = x / 2
+            continue
+        acc += x[0]
+    return x, acc
+
+
+@pytest.mark.parametrize("args", [(np.linspace(-1, 1, 5), True), (np.linspace(1, 2, 5), True),
+                                  (np.linspace(-1, 1, 5), False)])
+def test_an_if_holding_an_array_test_is_cut_and_its_parts_too(args):
+    _check(_nested_test, *args)
+    report = C.explain(_nested_test)(*args)
+    assert report.graph_break_count == 0
+
+
+@pytest.mark.parametrize("x", [np.linspace(-1, 1, 6), np.linspace(0, 0.1, 6)])
+def test_array_tests_in_loop_bodies_are_cut(x):
+    _check(_test_in_loop_body, x, 20, cut=False)  # the function is outlined (its loop body is cut)
+    report = C.explain(_test_in_loop_body)(x, 20)
+    assert [e.feature for e in report.graph_breaks] == ["outlined loop"]
 
 
 def test_loops_after_the_cut_are_still_outlined():

@@ -471,6 +471,16 @@ def test_index_by_loop_variable_and_scalar_accumulator_compile_at_most_twice():
         assert len(rec.graphs) <= (4 if NESTED_GRAPH_BREAKS else 5)
 
 
+def test_in_place_update_of_a_scalar_accumulator():
+    def trace_tanh(a):
+        total = 0.0
+        for i in range(a.shape[0]):
+            total += np.tanh(a[i, i])  # a NumPy scalar after the first step; in the body a 0-d array, updated in place
+        return a + total, total
+
+    _check(trace_tanh, _grid(5))
+
+
 def test_body_temporaries_stay_local():
     def f(u):
         v = np.zeros_like(u)
