@@ -121,9 +121,17 @@ def _clip_kernel(a, lo, hi):
               for b in (lo, hi))
     if a.dtype == torch.bool:
         return (a | lo) & hi
-    if a.is_complex():  # NumPy's lexicographic order, through maximum's and minimum's complex kernels
-        return U._CMINIMUM(U._CMAXIMUM(a, lo), hi)
+    if a.is_complex():
+        return _complex_clip_step(_complex_clip_step(a, lo, torch.gt), hi, torch.lt)
     return torch.minimum(torch.maximum(a, lo), hi)
+
+
+def _complex_clip_step(a, bound, beyond):
+    """NumPy's complex clip loop, one bound at a time: a NaN element stays, else the element stays if it lies
+    ``beyond`` the bound in lexicographic order, where NaN parts simply compare false (unlike maximum's order), so
+    a NaN bound wins over any element not beyond it, and ties give the bound."""
+    keep = torch.isnan(a) | beyond(a.real, bound.real) | ((a.real == bound.real) & beyond(a.imag, bound.imag))
+    return torch.where(keep, a, bound)
 
 
 _clip_ufunc = U.ufunc(_np._core.umath.clip, U._kinds(_clip_kernel, uint64=lambda a, lo, hi: U._U64_MINIMUM(

@@ -21,9 +21,9 @@ import torch
 from .._errors import UnsupportedFeature
 from . import _dtypes
 from ._ndarray import wrap
-from ._normalize import as_tensor
+from ._normalize import as_tensor, cast
 from ._reductions import _mean_dtypes, amax, amin, average, mean, nanmean, std
-from ._sorting import _int_key, _sortable, first_true, search
+from ._sorting import _argsort, _int_key, _sortable, first_true, search
 from . import _ufuncs as U
 from ._ufunc_methods import _NoValue, _flat, _keep_shape, _tracing, finish, reduction_axes
 
@@ -43,14 +43,14 @@ def _eager(t):
 
 
 def _sort_last(x):
-    """Sort along the last dim, NaN last; complex numbers lexicographically (real, then imaginary).  uint64 comes
-    back as its int64 bit patterns (``_values`` restores it): torch gathers and subtracts those, not uint64."""
+    """Sort along the last dim in NumPy's order (``_sorting``: NaN last, complex numbers with NaN parts last by
+    class).  uint64 comes back as its int64 bit patterns (``_values`` restores it): torch gathers and subtracts
+    those, not uint64."""
     if x.dtype == torch.uint64:
         return torch.gather(_dtypes.movable(x), -1, torch.sort(_sortable(x), -1).indices)
     if not x.is_complex():
         return torch.sort(_sortable(x), -1).values
-    x = torch.gather(x, -1, torch.sort(x.imag, dim=-1, stable=True).indices)
-    return torch.gather(x, -1, torch.sort(x.real, dim=-1, stable=True).indices)
+    return torch.gather(x, -1, _argsort(x, -1))
 
 
 def _values(v, dtype):
@@ -89,6 +89,12 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     return _median(a, axis, out, keepdims, nan=False)
 
 
+def _nan_like(r):
+    """A 0-D NaN of ``r``'s dtype (NumPy's nan+nanj for complex)."""
+    n = torch.full((), torch.nan, dtype=r.dtype.to_real(), device=r.device)
+    return torch.complex(n, n) if r.is_complex() else n
+
+
 def _median(a, axis, out, keepdims, nan):
     s, axes, t = _prepare(a, axis, nan)
     acc, res = _mean_dtypes(_dtypes.from_torch(t.dtype), None)
@@ -102,12 +108,14 @@ def _median(a, axis, out, keepdims, nan):
     cnt = (~torch.isnan(s)).sum(-1, keepdim=True) if nan else torch.full(s.shape[:-1] + (1,), n, device=s.device)
     lo, hi = torch.clamp((cnt - 1) // 2, min=0), torch.clamp(cnt // 2, min=0)
     pair = _values(torch.gather(s, -1, torch.cat([lo, hi], -1)), t.dtype).to(_dtypes.to_torch(acc))
-    # NumPy's mean of the middle values; of one, x / 1 (not (x + x) / 2, which overflows; the division still
-    # makes 0+infj nan+infj as NumPy's complex division does)
-    r = torch.where(lo == hi, pair[..., :1] / 1, (pair[..., :1] + pair[..., 1:]) / 2)
+    # NumPy's mean of the middle values, a sum from +0 (a -0 median is 0) over the count; of one, x / 1 (not
+    # (x + x) / 2, which overflows; the division still makes 0+infj nan+infj as NumPy's complex division does)
+    first = pair[..., :1] + 0
+    r = torch.where(lo == hi, first / 1, (first + pair[..., 1:]) / 2)
     if s.is_floating_point() or s.is_complex():
+        # a slice holding NaN gives its last sorted value (NaN, or for complex its NaN part with the other kept)
         bad = cnt == 0 if nan else torch.isnan(s).any(-1, keepdim=True)
-        r = torch.where(bad, torch.nan, r)
+        r = torch.where(bad, _nan_like(r) if nan else s[..., -1:].to(r.dtype), r)
         if nan:
             _warn_all_nan(cnt)
     return _to_out(_place(r.to(_dtypes.to_torch(res)), axes, t, keepdims), out)
@@ -780,7 +788,7 @@ def _rows(x, rowvar, dtype, name):
         raise ValueError(f"{name} has more than 2 dimensions")
     flip = not rowvar and (x.ndim != 1 if name == "m" else x.ndim == 2 and x.shape[0] != 1)
     x = x.reshape(1, -1) if x.ndim < 2 else x
-    return (x.T if flip else x).to(_dtypes.to_torch(dtype))
+    return cast(x.T if flip else x, _dtypes.to_torch(dtype))  # (complex to real: NumPy's ComplexWarning)
 
 
 def _obs_weights(w, n, name):

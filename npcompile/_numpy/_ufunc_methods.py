@@ -20,7 +20,7 @@ from numpy.exceptions import ComplexWarning
 
 from .._errors import UnsupportedFeature
 from ._trace import is_tracing as _tracing
-from . import _dtypes
+from . import _dtypes, _ufuncs as U
 from ._ndarray import ndarray, wrap
 from ._normalize import as_tensor, check_out, copy_to_out, normalize_axis_index, normalize_axis_tuple
 
@@ -175,7 +175,57 @@ def _keep_shape(shape, axes, keep=True):
 
 
 def _prod(x, axes, keep):
-    return torch.prod(_flat(x, axes), -1, dtype=x.dtype).reshape(_keep_shape(x.shape, axes, keep))
+    if x.is_complex():
+        r = _complex_products(_flat(x, axes), scan=False, fused=not _along_reduced(x, axes))
+    else:
+        r = torch.prod(_flat(x, axes), -1, dtype=x.dtype)
+    return r.reshape(_keep_shape(x.shape, axes, keep))
+
+
+def _along_reduced(x, axes):
+    """Whether NumPy's reduction loop runs along a reduced axis (its iterator puts the dim of smallest stride
+    innermost, size-1 dims aside), where its complex multiply loop is the textbook one."""
+    dims = [d for d in range(x.ndim) if x.shape[d] > 1]
+    return all(d in axes for d in dims) or min(dims, key=lambda d: abs(x.stride(d))) in axes
+
+
+def _complex_products(x, scan, fused=False):
+    """NumPy's complex ``multiply.reduce`` (``scan``: ``accumulate``) along the last dim.  NumPy multiplies left
+    to right, a reduction from 1+0j (1*(inf+0j) has a NaN part), a scan from the first element as it is (torch's
+    scan from 1+0j), textbook (``_cmul``) or fused (``_complex_multiply``: a reduction whose loop runs along a
+    kept dim, ``fused``, or a scan of two elements), which differ in infinities and NaNs.  So torch's product
+    stands where it is finite, and its running product up to its first non-finite value (the two differ in
+    rounding only); from there the lanes that went non-finite are multiplied element by element, until all are
+    nan+nanj (which stays).  Eager only: traced code keeps torch's product."""
+    n = x.shape[-1]
+    mul = U._complex_multiply if fused or scan and n == 2 else \
+        lambda a, b: torch.complex(*U._cmul(a.real, a.imag, b.real, b.imag))
+    if scan and n <= 2:
+        return torch.cat((x[..., :1], mul(x[..., :1], x[..., 1:])), -1)
+    r = _scan_from_first(x) if scan else torch.prod(x, -1)
+    last = r[..., -1] if scan else r
+    if _tracing(x) or n == 0 or bool(torch.isfinite(last).all()):
+        return r
+    rows = torch.nonzero(~torch.isfinite(last.reshape(-1))).squeeze(-1)
+    xb = x.reshape(-1, n)[rows]
+    out = _scan_from_first(xb) if scan else torch.cumprod(xb, -1)
+    first_bad = torch.argmax((~torch.isfinite(out)).to(torch.uint8), -1)
+    start = int(first_bad.min())
+    acc = out[:, start - 1] if start else torch.ones_like(xb[:, 0])
+    for i in range(start, n):
+        acc = torch.where(i < first_bad, out[:, i], xb[:, 0] if i == 0 and scan else mul(acc, xb[:, i]))
+        out[:, i] = acc
+        if bool((torch.isnan(acc.real) & torch.isnan(acc.imag)).all()):
+            out[:, i + 1:] = complex(math.nan, math.nan)
+            break
+    r = r.reshape(-1, n) if scan else r.reshape(-1)
+    r = r.index_put((rows,), out if scan else out[:, -1])
+    return r.reshape(x.shape if scan else x.shape[:-1])
+
+
+def _scan_from_first(x):
+    """torch's running product along the last dim, its first element ``x``'s own (not 1*x: zero signs)."""
+    return torch.cat((x[..., :1], torch.cumprod(x, -1)[..., 1:]), -1)
 
 
 # Kernels take (x, axes, keepdim); logical_and/or read any dtype's truth directly (no cast to bool first).
@@ -294,7 +344,8 @@ def plain_dims(t, axis, keepdims):
 
 _PLAIN_ACC: dict = {}
 # whole-array reductions of the plain dtypes: the cheapest torch calls (no dim list to parse)
-_FULL = {"add": torch.sum, "multiply": torch.prod, "maximum": torch.amax, "minimum": torch.amin}
+_FULL = {"add": torch.sum, "multiply": lambda x: _prod(x, tuple(range(x.ndim)), False) if x.is_complex()
+         else torch.prod(x), "maximum": torch.amax, "minimum": torch.amin}
 # (x, dim or dims, keepdim) of the plain dtypes in their accumulator dtype: nothing to convert or promote
 _DIMS = {"add": torch.sum, "maximum": torch.amax, "minimum": torch.amin}
 _PLAIN_TYPES = frozenset({torch.bool, torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8,
@@ -366,13 +417,19 @@ def _sequential_scan(uf, loop):
     return k
 
 
+def _cumprod(x, axis):
+    if not x.is_complex():
+        return torch.cumprod(x, axis, dtype=x.dtype)
+    return _complex_products(x.movedim(axis, -1), scan=True).movedim(-1, axis)
+
+
 def _cum(f, order=False):
     return lambda x, axis: _back(f(_compute(x, order), axis), x.dtype, order)
 
 
 _FAST_SCAN = {
     "add": _cum(lambda x, axis: torch.cumsum(x, axis, dtype=x.dtype)),
-    "multiply": _cum(lambda x, axis: torch.cumprod(x, axis, dtype=x.dtype)),
+    "multiply": _cum(_cumprod),
     "maximum": _cum(lambda x, axis: torch.cummax(x, axis).values, order=True),
     "minimum": _cum(lambda x, axis: torch.cummin(x, axis).values, order=True),
 }

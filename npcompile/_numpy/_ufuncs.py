@@ -507,18 +507,39 @@ def _componentwise(op):
 
 
 def _cmul(ar, ai, br, bi):
-    """The textbook complex product on (re, im) parts (NumPy's SIMD loop fuses a multiply-add: where a part
-    cancels to within rounding, its last bits can differ)."""
+    """The textbook complex product on (re, im) parts: NumPy's complex power multiplies so (its multiply ufunc
+    fuses, see _fused)."""
     return ar * br - ai * bi, ar * bi + ai * br
 
 
+def _fused(x, y, z):
+    """x*y + z as NumPy's complex multiply loop computes each part, with a fused multiply-add (x*y unrounded).
+    float32 goes through float64, where x*y is exact and the sum rounds to odd (correct after the second
+    rounding, also at float32's ties; the error of the sum tells which way is odd).  float64 takes the plain
+    sum, except that with finite x, y an infinite or NaN z is the result itself (plainly, an overflowed x*y gives
+    inf - inf = nan), an overflowed x*y still meets a finite z (scaled by 1/4 and back) and an underflowed one
+    keeps its sign beside a zero z; elsewhere the two differ in the last bit, or more where the sum cancels (but
+    not relative to the complex product's size)."""
+    if x.dtype == torch.float32:
+        p, z = x.to(torch.float64) * y.to(torch.float64), z.to(torch.float64)
+        s = p + z
+        back = s - p
+        err = (p - (s - back)) + (z - back)
+        inexact = (err != 0) & torch.isfinite(s) & ((s.view(torch.int64) & 1) == 0)
+        return torch.where(inexact, torch.nextafter(s, err * math.inf), s).to(torch.float32)
+    p = x * y
+    r = torch.where((p == 0) & (z == 0) & (x != 0) & (y != 0), p, p + z)
+    finite = torch.isfinite(x) & torch.isfinite(y)
+    big = ((x * 0.25) * y + z * 0.25) * 4
+    return torch.where(finite & ~torch.isfinite(z), z, torch.where(finite & torch.isinf(p), big, r))
+
+
 def _complex_multiply(a, b):
-    """_cmul's products and sums, bit for bit, on the interleaved (re, im) pairs: [ar, ai] * br + [ai, ar] *
-    [-bi, bi] (x + y * -z is x - y * z exactly, and sums commute).  Compiled, this reads and writes the pairs in
-    place: twice as fast as splitting the parts and joining them again, which Inductor does with strided loads."""
+    """NumPy's product (ar*br - ai*bi, ar*bi + ai*br), each part fused as ar * [br, bi] + ai * [-bi, br] on the
+    interleaved (re, im) pairs.  Compiled, this reads and writes the pairs in place: twice as fast as splitting
+    the parts and joining them again, which Inductor does with strided loads."""
     ar, br = torch.view_as_real(a.resolve_conj()), torch.view_as_real(b.resolve_conj())
-    bi = br[..., 1:]
-    return torch.view_as_complex(ar * br[..., :1] + ar.flip(-1) * torch.cat((-bi, bi), -1))
+    return torch.view_as_complex(_fused(ar[..., :1], br, ar[..., 1:] * torch.cat((-br[..., 1:], br[..., :1]), -1)))
 
 
 def _complex_square(a):
@@ -703,17 +724,28 @@ def _sign_float(a):
 
 
 def _sign_complex(z):
-    """NumPy 2: z/|z|; an infinite part gives its direction (both infinite: nan); zero gives 0."""
+    """NumPy 2: z/|z|; an infinite part gives its direction (both infinite: nan); zero gives 0.  Where |z|
+    overflows with finite parts, NumPy gives the imaginary direction (0, sign(im))."""
     re, im = z.real, z.imag
     rinf, iinf = torch.isinf(re), torch.isinf(im)
     mag = torch.abs(z)
     safe = torch.where(mag == 0, 1, mag)
+    iinf = iinf | (torch.isinf(mag) & ~rinf)
     out_re = torch.where(rinf, torch.sign(re), torch.where(iinf, 0, re / safe))
     out_im = torch.where(iinf, torch.sign(im), torch.where(rinf, 0, im / safe))
     nan = (rinf & iinf) | (~rinf & ~iinf & torch.isnan(z))
     out_re = torch.where(nan, math.nan, torch.where(mag == 0, 0, out_re))
     out_im = torch.where(nan, math.nan, torch.where(mag == 0, 0, out_im))
     return torch.complex(out_re, out_im)
+
+
+def _complex_log1p(z):
+    """NumPy's log(1 + z) as log|1 + z| + i arg(1 + z) (no care for tiny z: log1p(1e-20+0j) is 0, as NumPy's).
+    complex64 rounds |1 + z| to float32 (it overflows there) but takes each function in float64, rounded once."""
+    re = z.real + 1
+    wide = torch.float64 if z.dtype == torch.complex64 else re.dtype
+    mag = torch.hypot(re.to(wide), z.imag.to(wide)).to(re.dtype)
+    return torch.complex(torch.log(mag.to(wide)).to(re.dtype), torch.atan2(z.imag.to(wide), re.to(wide)).to(re.dtype))
 
 
 def _int_reciprocal(tds):
@@ -1113,8 +1145,8 @@ _KERNELS = {
     # exponents and logarithms
     "exp": _kinds(torch.exp), "exp2": _kinds(torch.exp2), "expm1": _kinds(torch.expm1),
     "log": _kinds(torch.log), "log2": _kinds(torch.log2), "log10": _kinds(torch.log10),
-    "log1p": _kinds(torch.log1p), "logaddexp": _kinds(float=torch.logaddexp),
     "logaddexp2": _kinds(float=torch.logaddexp2),
+    "log1p": _kinds(torch.log1p, complex=_complex_log1p), "logaddexp": _kinds(float=torch.logaddexp),
     # trigonometry
     "sin": _kinds(torch.sin), "cos": _kinds(torch.cos), "tan": _kinds(torch.tan),
     "arcsin": _kinds(torch.asin), "arccos": _kinds(torch.acos), "arctan": _kinds(torch.atan),

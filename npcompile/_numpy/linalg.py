@@ -353,8 +353,28 @@ def cholesky(a: ArrayLike, /, *, upper=False):
     _stacked_square(a)
     (a,), rt = _prepare(a)
     r, info = torch.linalg.cholesky_ex(a, upper=upper)
-    _fail_if(info != 0, "Matrix is not positive definite")
+    failed = info != 0
+    if not _tracing(failed) and bool(failed.any()):  # torch's LAPACK stops at a NaN pivot, NumPy's goes on
+        low, bad = _cholesky_columns(a.mT if upper else a)  # (a.mT's factor is L's conjugate: U = its .mT)
+        r = torch.where(failed[..., None, None], low.mT if upper else low, r)
+        failed = failed & bad
+    _fail_if(failed, "Matrix is not positive definite")
     return r.to(rt)
+
+
+def _cholesky_columns(a):
+    """Lower Cholesky factors of the lower triangles of ``a`` (..., n, n), column by column, and which of them
+    fail, as NumPy's LAPACK computes them: only a pivot <= 0 fails; a NaN one goes on, spreading NaN."""
+    low = torch.zeros_like(a)
+    bad = torch.zeros(a.shape[:-2], dtype=torch.bool, device=a.device)
+    for j in range(a.shape[-1]):
+        row = low[..., j, :j]
+        d = a[..., j, j].real - (row * row.conj()).real.sum(-1)
+        bad |= d <= 0
+        low[..., j, j] = torch.sqrt(d)
+        low[..., j + 1:, j] = (a[..., j + 1:, j] - (low[..., j + 1:, :j] @ row.conj()[..., None])[..., 0]) / \
+            low[..., j, j, None]
+    return low, bad
 
 
 # ---------------------------------------------------------------- powers, ranks, chains, tensors
