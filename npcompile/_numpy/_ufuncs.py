@@ -823,11 +823,16 @@ def _complex_reciprocal(z):
 
 
 def _cbrt(a):
-    """Real cube root: pow(|a|, 1/3) in float64 refined by one Newton step (pow alone is an ulp or two off)."""
+    """Real cube root: pow(|a|, 1/3) in float64 refined by one Newton step (pow alone is an ulp or two off).
+    Tiny values are scaled by 2**300 first (and the root by 2**-100): cubing the root of a subnormal underflows,
+    and the step made cbrt(5e-324) 60 ulps off."""
     x = a.to(torch.float64).abs()
+    tiny = x < 2.0**-900
+    x = torch.where(tiny, x * 2.0**300, x)
     y = x.pow(1.0 / 3.0)
     refined = y - (y * y * y - x) / (3 * y * y)
     y = torch.where(torch.isfinite(y) & (y != 0), refined, y)
+    y = torch.where(tiny, y * 2.0**-100, y)
     return torch.copysign(y, a.to(torch.float64)).to(a.dtype)
 
 
@@ -859,6 +864,31 @@ def _u64_lcm(a, b):
     g = _u64_gcd(a, b).view(torch.int64)
     q = _u64_floor_divide(a.view(torch.int64), torch.where(g == 0, 1, g))
     return torch.where(g == 0, 0, q * b.view(torch.int64)).view(torch.uint64)
+
+
+def _logaddexp2(a, b):
+    """log2(2**a + 2**b) as NumPy's: the larger plus log2(1 + 2**-|a - b|), taken as log1p(...) * log2(e);
+    equal operands give a + 1 exactly (torch's logaddexp2 is an ulp off in a third of the cases, and gave
+    -4.8e-17 for logaddexp2(-1, -1)).  float16 runs in float32 and rounds once, as NumPy's loop."""
+    if a.dtype == torch.float16:
+        return _logaddexp2(a.float(), b.float()).half()
+    d = a - b
+    r = torch.where(d > 0, a, b) + torch.log1p(torch.exp2(-d.abs())) * 1.4426950408889634
+    return torch.where(a == b, a + 1, r)
+
+
+def _hyperbolic(f, odd):
+    """sinh/cosh, also where exp(|x|) overflows but the result does not (|x| up to log(2 * max)): torch's
+    vectorized (SLEEF) functions give inf there (cosh(710.4) is 1.67e308).  There, (exp(|x|/2) / 2) * exp(|x|/2),
+    as C's libm computes it."""
+    def k(a):
+        r = f(a)
+        if a.dtype == torch.float16:  # computed in float32: no such range
+            return r
+        w = torch.exp(a.abs() * 0.5)
+        big = w * 0.5 * w
+        return torch.where(torch.isinf(r) & torch.isfinite(a), torch.copysign(big, a) if odd else big, r)
+    return k
 
 
 def _heaviside(x, h0):
@@ -1145,13 +1175,14 @@ _KERNELS = {
     # exponents and logarithms
     "exp": _kinds(torch.exp), "exp2": _kinds(torch.exp2), "expm1": _kinds(torch.expm1),
     "log": _kinds(torch.log), "log2": _kinds(torch.log2), "log10": _kinds(torch.log10),
-    "logaddexp2": _kinds(float=torch.logaddexp2),
+    "logaddexp2": _kinds(float=_logaddexp2),
     "log1p": _kinds(torch.log1p, complex=_complex_log1p), "logaddexp": _kinds(float=torch.logaddexp),
     # trigonometry
     "sin": _kinds(torch.sin), "cos": _kinds(torch.cos), "tan": _kinds(torch.tan),
     "arcsin": _kinds(torch.asin), "arccos": _kinds(torch.acos), "arctan": _kinds(torch.atan),
     "arctan2": _kinds(float=torch.atan2), "hypot": _kinds(float=torch.hypot),
-    "sinh": _kinds(torch.sinh), "cosh": _kinds(torch.cosh), "tanh": _kinds(torch.tanh),
+    "sinh": _kinds(torch.sinh, float=_hyperbolic(torch.sinh, True)),
+    "cosh": _kinds(torch.cosh, float=_hyperbolic(torch.cosh, False)), "tanh": _kinds(torch.tanh),
     "arcsinh": _kinds(torch.asinh), "arccosh": _kinds(torch.acosh), "arctanh": _kinds(torch.atanh),
     "deg2rad": _kinds(float=torch.deg2rad), "radians": _kinds(float=torch.deg2rad),
     "rad2deg": _kinds(float=torch.rad2deg), "degrees": _kinds(float=torch.rad2deg),

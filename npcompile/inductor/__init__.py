@@ -50,7 +50,11 @@ def _cpu_passes() -> dict:
 # Inductor's vectorized C++ writes expm1 as exp(x) - 1 and atanh as log((1 + x) / (1 - x)) / 2 "for speed": both
 # cancel near 0 (compiled expm1(1e-10) gave 0 in float32, 1.0000000827e-10 in float64; atanh(1e-7) was 19% off;
 # -0.0 lost its sign).  While our CPU graphs compile, they call ATen's vectorized (SLEEF, 1-ulp) functions.
-_ACCURATE_VEC = {"expm1": staticmethod(lambda x: f"{x}.expm1()"), "atanh": staticmethod(lambda x: f"{x}.atanh()")}
+# SLEEF's acosh gives inf above sqrt of the dtype's max (arccosh(1.8e308) is 710.48); above 2**28 it is
+# log(x) + log(2), as C's acosh computes it there.
+_ACCURATE_VEC = {"expm1": staticmethod(lambda x: f"{x}.expm1()"), "atanh": staticmethod(lambda x: f"{x}.atanh()"),
+                 "acosh": staticmethod(lambda x: f"decltype({x})::blendv({x}.acosh(), {x}.log() + "
+                                                 f"decltype({x})(0.6931471805599453), decltype({x})(268435456.0) < {x})")}
 
 
 @contextlib.contextmanager

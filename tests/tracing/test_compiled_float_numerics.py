@@ -1,0 +1,66 @@
+"""float32/float64 numerics where the shim or Inductor's code differed from NumPy beyond an ulp, as found by
+``python -m tests.tracing.compiled_sweep -d float64 float32 complex64``.  Compiles are few, each checking several
+ops at once; transcendental functions are compared to within one unit in the last place (SLEEF vs libm)."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+import npcompile._numpy as shim
+from npcompile import _compile as C
+from tests.numpy_conformance.harness import assert_matches
+
+
+def _within_ulp(got, want):
+    """Same dtype and shape, NaNs and infinities where NumPy has them, zero signs kept, else one ulp apart."""
+    assert got.dtype == want.dtype and got.shape == want.shape
+    assert np.array_equal(np.isnan(got), np.isnan(want))
+    ok = ~np.isnan(want)
+    assert np.array_equal(np.signbit(got[ok]), np.signbit(want[ok]))
+    with np.errstate(invalid="ignore", over="ignore"):  # inf - inf, spacing(inf)
+        assert np.all((got[ok] == want[ok]) | (np.abs(got[ok] - want[ok]) <= np.spacing(np.abs(want[ok]))))
+
+
+def _numpy(f, *args):
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return f(*args)
+
+
+_BIG64 = np.array([1.0, 1.5, 100.0, 2.0**28, 3e8, 1e20, 1.4e154, 1e300, 1.7976931348623157e308, np.inf, np.nan,
+                   709.7, 709.9, 710.4, -710.4, 711.0, 0.5, -0.0, 5e-324, -7.0] * 2)
+_BIG32 = np.array([1.0, 1.5, 100.0, 2.0**28, 3e8, 1e19, 2e19, 1e30, 3.4028235e38, np.inf, np.nan,
+                   88.7, 88.8, 89.4, -89.4, 90.0, 0.5, -0.0, 1e-45, -7.0] * 2, np.float32)
+
+
+def _overflow_edges(np, x, y):
+    return (np.arccosh(x), np.arccosh(y), np.cosh(x), np.sinh(x), np.cosh(y), np.sinh(y), np.cbrt(x),
+            np.logaddexp2(x, x), np.logaddexp2(y, y), np.logaddexp2(x, -x))
+
+
+@pytest.mark.inductor
+def test_compiled_arccosh_cosh_sinh_near_overflow_logaddexp2_and_cbrt():
+    """Compiled arccosh is finite above sqrt(max) (SLEEF's acosh gave inf for arccosh(1.8e308)); cosh/sinh are
+    finite where exp(|x|) overflows but the result does not (cosh(710.4) gave inf, eager too); logaddexp2 of
+    equal operands is a + 1 exactly (torch's gave -4.8e-17 for (-1, -1)); cbrt of subnormals keeps its accuracy
+    (cbrt(5e-324) was 60 ulps off)."""
+    got = C.compile(lambda x, y: _overflow_edges(np, x, y))(_BIG64, _BIG32)
+    for g, w in zip(got, _numpy(_overflow_edges, np, _BIG64, _BIG32)):
+        _within_ulp(g, w)
+    equal = _numpy(lambda: (np.logaddexp2(_BIG64, _BIG64), np.logaddexp2(_BIG32, _BIG32)))
+    assert np.array_equal(got[7], equal[0], equal_nan=True) and np.array_equal(got[8], equal[1], equal_nan=True)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.float16])
+def test_eager_cosh_sinh_near_overflow_and_logaddexp2_of_equal_operands(dtype):
+    x = _numpy((_BIG64 if dtype == np.float64 else _BIG32).astype, dtype)
+    assert_matches(lambda xp, a: (xp.cosh(a), xp.sinh(a), xp.logaddexp2(a, a), xp.logaddexp2(a, -a)), x,
+                   rtol=4e-16 if dtype == np.float64 else 2e-7, atol=0)
+    assert_matches(lambda xp, a: xp.logaddexp2(a, a), x, rtol=0, atol=0)
+
+
+def test_eager_cbrt_of_subnormals():
+    x = np.array([5e-324, -5e-324, 1e-310, 2.2250738585072014e-308, 1e-300, 8.0, -27.0, 0.0, -0.0])
+    got = np.asarray(shim.cbrt(shim.asarray(x)))
+    _within_ulp(got, np.cbrt(x))
