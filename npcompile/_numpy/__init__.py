@@ -30,6 +30,7 @@ from ._products import *  # noqa: F403
 from ._polynomial import *  # noqa: F403
 from ._unsupported import *  # noqa: F403
 from . import fft, lib, linalg, polynomial, random, testing  # noqa: E402
+from .lib import scimath as emath  # noqa: E402
 
 globals().update(_SCALARS)
 globals().update(_ABSTRACT)

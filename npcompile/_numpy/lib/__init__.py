@@ -1,3 +1,33 @@
-"""``numpy.lib``: the parts code calls functions from (``np.lib.stride_tricks.sliding_window_view``)."""
+"""``numpy.lib``: the numeric submodules (``stride_tricks``, ``scimath``, ``array_utils``) and ``NumpyVersion``
+(NumPy's own: a version string class).  NumPy's documentation and file machinery here (``format``, ``npyio``,
+``mixins``, ``introspect``, ``Arrayterator``, ``add_docstring``...) raise ``UnsupportedFeature`` naming it."""
 
-from . import stride_tricks  # noqa: F401
+from numpy.lib import NumpyVersion  # noqa: F401
+
+from ..._errors import UnsupportedFeature
+from . import array_utils, scimath, stride_tricks  # noqa: F401
+
+_UNSUPPORTED = {"format": "the .npy file format", "npyio": "file IO", "mixins": "NumPy's operator mixin class",
+                "introspect": "NumPy internals", "tracemalloc_domain": "NumPy internals"}
+
+
+def Arrayterator(var, buf_size=None):  # noqa: N802
+    raise UnsupportedFeature("numpy.lib.Arrayterator (NumPy's buffered iterator)")
+
+
+def add_docstring(obj, docstring):
+    raise UnsupportedFeature("numpy.lib.add_docstring (NumPy internals)")
+
+
+def add_newdoc(place, obj, doc, warn_on_python=True):
+    raise UnsupportedFeature("numpy.lib.add_newdoc (NumPy internals)")
+
+
+def test(*args, **kwargs):
+    raise UnsupportedFeature("numpy.lib.test (NumPy internals)")
+
+
+def __getattr__(name):
+    if name in _UNSUPPORTED:
+        raise UnsupportedFeature(f"numpy.lib.{name} ({_UNSUPPORTED[name]})")
+    raise AttributeError(f"module 'numpy.lib' has no attribute {name!r}")

@@ -1,15 +1,17 @@
 """``numpy.lib.stride_tricks``: windowed views.  Torch's ``unfold`` gives the same view NumPy builds from strides
-(each window dim steps as its axis does), so a convolution written with ``sliding_window_view`` stays in the graph."""
+(each window dim steps as its axis does), so a convolution written with ``sliding_window_view`` stays in the graph;
+``as_strided`` is torch's own, on the array's element strides."""
 
 from __future__ import annotations
 
 import operator
 
+from ..._errors import UnsupportedFeature
 from .._creation import asarray
 from .._ndarray import view_of
 from .._normalize import normalize_axis_tuple
 
-__all__ = ["sliding_window_view"]
+__all__ = ["as_strided", "sliding_window_view"]
 
 
 def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=False):
@@ -36,5 +38,28 @@ def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=Fa
             raise ValueError("window shape cannot be larger than input array shape")
         t = t.unfold(ax, w, 1)
     r = view_of(a, t)
+    r._writeable = bool(writeable) and a._writeable
+    return r
+
+
+def as_strided(x, shape=None, strides=None, subok=False, writeable=True):
+    """A view of ``x``'s memory with the given ``shape`` and byte ``strides`` (default: ``x``'s own).  Torch
+    counts strides in elements, and its views stay inside the array's storage: byte strides that are not a
+    multiple of the item size, negative ones, or a view reaching past the memory (NumPy reads whatever lies
+    there) are unsupported."""
+    a = asarray(x)
+    t = a.tensor
+    shape = t.shape if shape is None else tuple(operator.index(n) for n in shape)
+    strides = a.strides if strides is None else tuple(operator.index(s) for s in strides)
+    if len(shape) != len(strides):
+        raise ValueError("mismatch in length of strides and shape")
+    size = t.element_size()
+    if any(s % size or s < 0 for s in strides):
+        raise UnsupportedFeature("numpy.lib.stride_tricks.as_strided with negative strides or strides that are "
+                                 "not a multiple of the item size")
+    span = t.storage_offset() + 1 + sum((n - 1) * s // size for n, s in zip(shape, strides))
+    if 0 not in shape and span > t.untyped_storage().nbytes() // size:
+        raise UnsupportedFeature("numpy.lib.stride_tricks.as_strided past the end of the array's memory")
+    r = view_of(a, t.as_strided(shape, tuple(s // size for s in strides), t.storage_offset()))
     r._writeable = bool(writeable) and a._writeable
     return r
