@@ -227,12 +227,24 @@ def _positive_slice(s: slice, n):
         return s, False
     if step == 0:
         raise ValueError("slice step cannot be zero")
-    start, stop, step = s.indices(n)
-    count = len(range(start, stop, step))
+    start, stop = _bound(s.start, n, n - 1), _bound(s.stop, n, -1)
+    count = (start - stop - step - 1) // -step if start > stop else 0
     if count == 0:
         return slice(0, 0), False
     last = start + (count - 1) * step
     return slice(last, start + 1, -step), count > 1
+
+
+def _bound(v, n, default):
+    """A bound of a negative-step slice over ``n`` elements, clamped to [-1, n - 1] as ``slice.indices`` does, by
+    comparisons only: ``slice.indices`` asks a traced bound for its exact value, which compiles the code once per
+    value (``r[k:0:-1]`` in a loop over k)."""
+    if v is None:
+        return default
+    v = v if isinstance(v, torch.SymInt) else operator.index(v)
+    if v < 0:
+        return v + n if v + n >= 0 else -1
+    return v if v < n else n - 1
 
 
 def _check_mask(m, shape, dim):
