@@ -12,18 +12,24 @@ class UnsupportedFeature(NotImplementedError):
         self.feature = feature
 
 
-# A traced check that NumPy would raise on (a singular matrix in linalg.inv): the shim emits
-# ``torch._assert_async(ok, LINALG_TAG + message)``, which the compiled code raises as a RuntimeError carrying
-# that text; ``numpy_error`` turns it back into NumPy's exception where compiled graphs are called.
+# A traced check that NumPy would raise on (a singular matrix in linalg.inv, a negative integer exponent): the shim
+# emits ``torch._assert_async(ok, TAG + message)`` with the tag of NumPy's exception, which the compiled code raises
+# as a RuntimeError carrying that text; ``numpy_error`` turns it back into NumPy's exception where compiled graphs
+# are called.
 LINALG_TAG = "numpy.linalg.LinAlgError: "
+VALUE_TAG = "numpy ValueError: "
 
 
 def numpy_error(e: RuntimeError) -> Exception | None:
     """NumPy's exception for a RuntimeError raised by a traced check, else None."""
     text = str(e)
-    at = text.find(LINALG_TAG)
-    if at < 0:
-        return None
-    from numpy.linalg import LinAlgError
+    for tag in (LINALG_TAG, VALUE_TAG):
+        at = text.find(tag)
+        if at >= 0:
+            message = text[at + len(tag):].splitlines()[0]
+            if tag is VALUE_TAG:
+                return ValueError(message)
+            from numpy.linalg import LinAlgError
 
-    return LinAlgError(text[at + len(LINALG_TAG):].splitlines()[0])
+            return LinAlgError(message)
+    return None

@@ -16,7 +16,7 @@ import warnings
 import numpy as _np
 import torch
 
-from .._errors import UnsupportedFeature
+from .._errors import VALUE_TAG, UnsupportedFeature
 from ._trace import is_tracing
 from . import _dtypes
 from ._ndarray import ndarray, wrap
@@ -618,10 +618,18 @@ def _u64_remainder(a, b):
     return _u64_divmod_bits(a, b)[1]
 
 
+_NEGATIVE_POWER = "Integers to negative integer powers are not allowed."
+
+
 def _int_power(a, b):
-    # Data-dependent check (unavoidable: NumPy raises on values); skipped while tracing.
-    if b.is_signed() and not is_tracing(b) and builtins.bool((b < 0).any()):
-        raise ValueError("Integers to negative integer powers are not allowed.")
+    """NumPy raises on a negative exponent: traced on the CPU, an assertion that the compiled call raises as
+    ValueError (``_errors.VALUE_TAG``); elsewhere the compiled result is torch's (as linalg's checks)."""
+    if b.is_signed():
+        if not is_tracing(b):
+            if builtins.bool((b < 0).any()):
+                raise ValueError(_NEGATIVE_POWER)
+        elif b.device.type == "cpu":
+            torch._assert_async(~(b < 0).any(), VALUE_TAG + _NEGATIVE_POWER)
     return torch.pow(a, b)
 
 

@@ -99,3 +99,28 @@ def test_compiled_frexp_and_median_of_empty_complex_build():
             assert g.dtype == w.dtype and g.shape == w.shape
             assert np.array_equal(np.isnan(g.real), np.isnan(w.real)) and np.array_equal(np.isnan(g.imag),
                                                                                           np.isnan(w.imag))
+
+
+def _ipow(a, b):
+    c = a.copy()
+    c **= b
+    return c
+
+
+@pytest.mark.parametrize("fn, varies", [(lambda a, b: a ** b, True), (lambda a, b: np.power(a, b[:, None]), True),
+                                        (_ipow, True), (lambda a, b: np.power.outer(a, b), True),
+                                        (lambda a, b: a ** -2, False)])
+def test_compiled_integer_power_of_a_negative_exponent_raises_numpys_value_error(fn, varies):
+    """NumPy raises ValueError for an integer to a negative integer power; traced, the check was skipped and the
+    compiled call returned torch's values (2 ** -1 gave 0).  It is an assertion in the graph now, raised as
+    ValueError by the compiled call; the same compiled code still serves good exponents."""
+    f = C.compile(fn, backend="aot_eager")
+    a, bad = np.array([2, 3, -1, 1, 0] * 3), np.array([1, 2, 0, -3, 5] * 3)
+    with pytest.raises(ValueError) as numpy_raised:
+        fn(a, bad)
+    with pytest.raises(ValueError) as compiled_raised:
+        f(a, bad)
+    assert str(compiled_raised.value) == str(numpy_raised.value)
+    if varies:
+        g, w = f(a, np.abs(bad)), fn(a, np.abs(bad))
+        assert g.dtype == w.dtype and np.array_equal(g, w)
