@@ -106,7 +106,17 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     else:
         values, index, inverse, counts = _unique_rows(t, axis)
     extra = [x for x, want in ((index, return_index), (inverse, return_inverse), (counts, return_counts)) if want]
+    if not extra and equal_nan and t.is_complex() and values.ndim == 1 and values.numel():
+        values = _first_nan_met(values, t.reshape(-1))
     return wrap(values) if not extra else tuple(wrap(x) for x in [values] + extra)
+
+
+def _first_nan_met(values, flat):
+    """NumPy finds the unique complex values alone with a hash table: of the NaNs (all one value) it keeps the
+    first in ``flat``'s order, not the first sorted (``values`` end with it, if any)."""
+    nan = torch.isnan(flat)
+    last = torch.arange(values.shape[0], device=values.device) == values.shape[0] - 1
+    return torch.where(last & torch.isnan(values), flat[torch.argmax(nan.to(torch.uint8))], values)
 
 
 def unique_all(x):
