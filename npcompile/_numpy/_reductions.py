@@ -21,7 +21,7 @@ from ._ndarray import ndarray, wrap
 from ._normalize import as_tensor, normalize_axis_index
 from ._ufunc_methods import (
     _NoValue, _tracing, accumulate_tensor, finish, plain_dims, reduce, reduce_loop, reduce_tensor, reduction_axes,
-    to_out, where_mask,
+    running_sum, to_out, where_mask,
 )
 from ._normalize import check_out
 
@@ -89,7 +89,7 @@ def count_nonzero(a, axis=None, *, keepdims=False):
 # torch's scans that are NumPy's accumulate loop exactly (sequential, wrapping) on these input dtypes, with NumPy's
 # result dtype (small signed ints and bools accumulate in int64, as torch promotes them); float32/complex scans
 # accumulate in double in torch, so they take the general path.
-_PLAIN_SCANS = {"add": torch.cumsum, "multiply": torch.cumprod}
+_PLAIN_SCANS = {"add": running_sum, "multiply": torch.cumprod}
 _PLAIN_SCAN_TYPES = frozenset({torch.bool, torch.int8, torch.int16, torch.int32, torch.int64, torch.float64})
 
 

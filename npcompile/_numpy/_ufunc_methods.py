@@ -417,6 +417,22 @@ def _sequential_scan(uf, loop):
     return k
 
 
+def running_sum(x, axis, dtype=None):
+    """``torch.cumsum`` with NumPy's zero signs: torch adds from +0.0 where NumPy's scan starts from the first
+    element, so a leading run of -0.0 (in either part of a complex) stays -0.0 (torch: 0.0).  Eager, the fix is
+    skipped when no first element is negative (it costs more than the scan)."""
+    r = torch.cumsum(x, axis, dtype=dtype)
+    axis %= x.ndim
+    if not (x.is_floating_point() or x.is_complex()) or x.shape[axis] == 0:
+        return r
+    xs, rs = (torch.view_as_real(x.resolve_conj()), torch.view_as_real(r)) if x.is_complex() else (x, r)
+    if not _tracing(x) and not bool(torch.signbit(xs.narrow(axis, 0, 1)).any()):
+        return r
+    not_negative_zero = (xs != 0) | ~torch.signbit(xs)
+    r = torch.where(torch.cumsum(not_negative_zero.to(xs.dtype), axis) == 0, xs, rs)
+    return torch.view_as_complex(r) if x.is_complex() else r
+
+
 def _cumprod(x, axis):
     if not x.is_complex():
         return torch.cumprod(x, axis, dtype=x.dtype)
@@ -428,7 +444,7 @@ def _cum(f, order=False):
 
 
 _FAST_SCAN = {
-    "add": _cum(lambda x, axis: torch.cumsum(x, axis, dtype=x.dtype)),
+    "add": _cum(lambda x, axis: running_sum(x, axis, x.dtype)),
     "multiply": _cum(_cumprod),
     "maximum": _cum(lambda x, axis: torch.cummax(x, axis).values, order=True),
     "minimum": _cum(lambda x, axis: torch.cummin(x, axis).values, order=True),

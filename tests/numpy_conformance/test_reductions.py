@@ -349,8 +349,7 @@ def test_reduce_int_axis_fast_path(name, dt):
     assert_matches(f, x[0, 0], 0, False)
 
 
-@pytest.mark.xfail(strict=True, reason="torch's scans start from +0.0: a prefix of only -0.0 sums to +0.0 "
-                   "(NumPy's accumulate starts from the first element: -0.0)")
 def test_cumsum_of_negative_zeros():
+    """torch's scans start from +0.0, NumPy's accumulate from the first element: a prefix of -0.0 sums to -0.0."""
     x = numpy.array([-0.0, -0.0, 1.0])
     assert numpy.signbit(numpy.asarray(shim.cumsum(shim.asarray(x)))).tolist() == [True, True, False]

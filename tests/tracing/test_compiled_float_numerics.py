@@ -64,3 +64,17 @@ def test_eager_cbrt_of_subnormals():
     x = np.array([5e-324, -5e-324, 1e-310, 2.2250738585072014e-308, 1e-300, 8.0, -27.0, 0.0, -0.0])
     got = np.asarray(shim.cbrt(shim.asarray(x)))
     _within_ulp(got, np.cbrt(x))
+
+
+def test_cumsum_keeps_a_leading_run_of_negative_zeros():
+    """NumPy's scan starts from the first element, torch's cumsum from +0.0: cumsum([-0.0, -0.0]) is -0.0 twice
+    (it gave 0.0), eager and traced, also in the parts of a complex and along either axis."""
+    x = np.array([[-0.0, -0.0, 1.0], [-0.0, 0.0, -0.0], [-0.0, -0.0, -1.0]])
+    z = (x + 1j * x[::-1]).astype(np.complex64)
+    f = lambda xp, a, b: (xp.cumsum(a), xp.cumsum(a, axis=0), xp.cumsum(a.astype(xp.float32), axis=1),
+                          xp.cumsum(b, axis=0), xp.cumsum(b, axis=1))
+    want = f(np, x, z)
+    for got in (f(shim, shim.asarray(x), shim.asarray(z)), C.compile(lambda a, b: f(np, a, b), backend="aot_eager")(x, z)):
+        for g, w in zip(got, want):
+            g = np.asarray(g)
+            assert g.dtype == w.dtype and g.shape == w.shape and g.tobytes() == w.tobytes()  # zero signs too
