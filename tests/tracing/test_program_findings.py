@@ -109,3 +109,23 @@ def test_negative_step_slices_with_a_loop_counter_compile_once():
     rep = _captured(levinson, r)
     np.testing.assert_allclose(rep.result, levinson(r), rtol=1e-12)
     assert rep.graph_count <= 6  # (it was 18, then the body ran in NumPy at Dynamo's recompile limit)
+
+
+@pytest.mark.xfail(strict=True, reason="tracing/_loops.py _plan_loop: a name read after the loop counts as live even "
+                                       "when later code binds it first (live_after is not flow-aware), so a loop "
+                                       "whose variable a later loop reuses is left to Dynamo and unrolled")
+def test_a_loop_whose_variable_a_later_loop_reuses_is_outlined():
+    """Thomas / vertical advection / Deriche: a forward sweep and a backward sweep both over ``i``.  Unrolled, the
+    first sweep's trace grows with the array (a 1000-element Thomas solve: 110 s before the first result)."""
+    def two_sweeps(a):
+        a = a.copy()
+        for i in range(1, a.size):
+            a[i] += 0.5 * a[i - 1]
+        for i in range(a.size - 2, -1, -1):
+            a[i] += 0.5 * a[i + 1]
+        return a
+
+    a = np.arange(12.0)
+    rep = C.explain(two_sweeps, backend="eager")(a)
+    assert same(rep.result, two_sweeps(a))
+    assert sum(e.feature == "outlined loop" for e in rep.graph_breaks) == 2
