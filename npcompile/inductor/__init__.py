@@ -57,21 +57,39 @@ _ACCURATE_VEC = {"expm1": staticmethod(lambda x: f"{x}.expm1()"), "atanh": stati
                                                  f"decltype({x})(0.6931471805599453), decltype({x})(268435456.0) < {x})")}
 
 
-@contextlib.contextmanager
-def _accurate_vector_math():
-    from torch._inductor.codegen.cpp import CppVecOverrides
+def _exact_int64_to_float32(get_to_dtype_expr):
+    """Inductor's vectorized int64 -> float32 conversion goes through float64 on AVX2 and rounds twice
+    (2**60 + 2**36 + 1 gave 2**60; NumPy, eager torch and scalar C++: 2**60 + 2**37).  ATen's generic
+    ``VecConvert`` (picked by an ``Enabled`` type no specialization has) casts lane by lane, rounding once."""
 
-    saved = {name: CppVecOverrides.__dict__.get(name) for name in _ACCURATE_VEC}
-    for name, fn in _ACCURATE_VEC.items():
-        setattr(CppVecOverrides, name, fn)
+    def expr(self, src, dtype, src_dtype, rounding=False):
+        if dtype == torch.float32 and src_dtype == torch.int64 and src.is_vec:
+            n, m = self._get_num_vectors(dtype), self._get_num_vectors(src_dtype)
+            conv = f"at::vec::VecConvert<float,{n},int64_t,{m},int>::apply({src})"
+            return f"at::vec::Vectorized<float>({conv})" if n == 1 else conv
+        return get_to_dtype_expr(self, src, dtype, src_dtype, rounding)
+
+    return expr
+
+
+@contextlib.contextmanager
+def _accurate_vector_code():
+    """While our CPU graphs compile: the accurate vector math above and exact int64 -> float32 conversions."""
+    from torch._inductor.codegen.cpp import CppVecKernel, CppVecOverrides
+
+    swaps = [(CppVecOverrides, name, fn) for name, fn in _ACCURATE_VEC.items()]
+    swaps.append((CppVecKernel, "get_to_dtype_expr", _exact_int64_to_float32(CppVecKernel.get_to_dtype_expr)))
+    saved = [(cls, name, cls.__dict__.get(name)) for cls, name, _ in swaps]
+    for cls, name, fn in swaps:
+        setattr(cls, name, fn)
     try:
         yield
     finally:
-        for name, fn in saved.items():
+        for cls, name, fn in saved:
             if fn is None:
-                delattr(CppVecOverrides, name)
+                delattr(cls, name)
             else:
-                setattr(CppVecOverrides, name, fn)
+                setattr(cls, name, fn)
 
 
 @functools.cache
@@ -142,7 +160,7 @@ def make_inductor_backend(mode: str | None, options: dict | None, dynamic: bool 
                       torch.get_default_device())
         if device.type != "cpu":
             return elsewhere(gm, example_inputs)
-        with _accurate_vector_math():
+        with _accurate_vector_code():
             return on_cpu(gm, example_inputs)
 
     inductor.compiler_name = "inductor"

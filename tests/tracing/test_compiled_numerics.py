@@ -124,3 +124,27 @@ def test_compiled_integer_power_of_a_negative_exponent_raises_numpys_value_error
     if varies:
         g, w = f(a, np.abs(bad)), fn(a, np.abs(bad))
         assert g.dtype == w.dtype and np.array_equal(g, w)
+
+
+@pytest.mark.inductor
+def test_compiled_int64_to_float32_rounds_once_and_negative_integer_powers_raise():
+    """int64 -> float32 rounds once, as NumPy: Inductor's vectorized conversion went through float64 on AVX2 and
+    rounded twice (2**60 + 2**36 + 1 gave 2**60, NumPy 2**60 + 2**37), in astype and in an unsafe out= cast alike.
+    A negative integer exponent raises NumPy's ValueError from Inductor's code too."""
+    @C.compile
+    def f(i, e):
+        out = np.zeros(i.shape, np.float32)
+        np.add(i, 0, out=out, casting="unsafe")
+        return i.astype(np.float32), out, i ** e
+
+    i = np.array([2**60 + 2**36 + 1, -(2**60 + 2**36 + 1), 2**53 + 1, 2**24 + 1, 2**63 - 1, -2**63, 2**62 + 2**38 + 3,
+                  2**40 + 2**16 + 1, 0, -1, 3] * 3)
+    e = np.array([0, 1, 2, 3, 63] * 6 + [5, 7, 1])
+    got = f(i, e)
+    with np.errstate(all="ignore"):
+        want = (i.astype(np.float32), i.astype(np.float32), i ** e)
+    for g, w in zip(got, want):
+        assert g.dtype == w.dtype and np.array_equal(g, w)
+    e[4] = -1
+    with pytest.raises(ValueError, match="Integers to negative integer powers are not allowed"):
+        f(i, e)
