@@ -756,6 +756,17 @@ def _complex_log1p(z):
     return torch.complex(torch.log(mag.to(wide)).to(re.dtype), torch.atan2(z.imag.to(wide), re.to(wide)).to(re.dtype))
 
 
+def _complex_arccos(z):
+    """arccos by Kahan's formula, 2*atan2(Re sqrt(1-z), Re sqrt(1+z)) + i*asinh(Im(conj(sqrt(1+z)) sqrt(1-z))),
+    for finite z (torch's lost the zero signs, and the real part of arccos(1e308+1j), 1e-308); complex64
+    through complex128.  Infinities and NaNs keep torch's answers, which are NumPy's."""
+    w = z.to(torch.complex128)
+    re, im = w.real, w.imag
+    s1, s2 = torch.sqrt(torch.complex(1 + re, im)), torch.sqrt(torch.complex(1 - re, -im))
+    r = torch.complex(2 * torch.atan2(s2.real, s1.real), torch.asinh(s1.real * s2.imag - s1.imag * s2.real))
+    return torch.where(torch.isfinite(w), r, torch.acos(w)).to(z.dtype)
+
+
 def _int_reciprocal(tds):
     """1/x truncated toward zero, as NumPy's C loop computes it: 1.0/0 converts to the minimum of int32 and
     int64 (x86 conversion of inf), and to 0 for the narrower and the unsigned types."""
@@ -1187,7 +1198,7 @@ _KERNELS = {
     "log1p": _kinds(torch.log1p, complex=_complex_log1p), "logaddexp": _kinds(float=torch.logaddexp),
     # trigonometry
     "sin": _kinds(torch.sin), "cos": _kinds(torch.cos), "tan": _kinds(torch.tan),
-    "arcsin": _kinds(torch.asin), "arccos": _kinds(torch.acos), "arctan": _kinds(torch.atan),
+    "arcsin": _kinds(torch.asin), "arccos": _kinds(torch.acos, complex=_complex_arccos), "arctan": _kinds(torch.atan),
     "arctan2": _kinds(float=torch.atan2), "hypot": _kinds(float=torch.hypot),
     "sinh": _kinds(torch.sinh, float=_hyperbolic(torch.sinh, True)),
     "cosh": _kinds(torch.cosh, float=_hyperbolic(torch.cosh, False)), "tanh": _kinds(torch.tanh),

@@ -74,6 +74,15 @@ def test_log1p(dt):
 
 
 @pytest.mark.parametrize("dt", CDT)
+def test_arccos(dt):
+    """Zero signs (arccos(0) is pi/2 - 0j) and the tiny real part of arccos(1e308 + 1j), to the last bits."""
+    z = grid(dt, PARTS[:-2] + [1e308 if dt == numpy.complex128 else 1e38, 1e-30, 0.5, -1.0])
+    assert_parts(lambda xp, a: xp.arccos(a), z, exact=False)
+    big = numpy.array([1e308 + 1j, 1 + 1e-300j] if dt == numpy.complex128 else [1e38 + 1j, 1 + 1e-30j], dt)
+    assert_matches(lambda xp, a: xp.arccos(a), big, rtol=1e-6 if dt == numpy.complex64 else 1e-14, atol=0)
+
+
+@pytest.mark.parametrize("dt", CDT)
 def test_clip_with_nan_and_equal_bounds(dt):
     """NumPy's complex clip: a NaN element stays; NaN parts of a bound compare false, so a NaN bound wins unless
     the element lies beyond it; ties give the bound (zero signs)."""
