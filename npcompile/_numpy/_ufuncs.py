@@ -563,11 +563,23 @@ def _int_fmod(a, b):
     return torch.where(zero, 0, torch.fmod(a, torch.where(zero, 1, b)))
 
 
+def _fmod(a, b):
+    """C's fmod, which is exact: float32 and float16 go through float64, where their quotient cannot overflow
+    (torch's vectorized float32 fmod, eager and compiled, gave NaN wherever |a / b| overflows float32:
+    3.4e38 % 0.5, 1 % 1e-45).  float64 keeps that NaN where its own quotient overflows (README)."""
+    if a.dtype == torch.float64:
+        return torch.fmod(a, b)
+    return torch.fmod(a.to(torch.float64), b.to(torch.float64)).to(a.dtype)
+
+
 def _float_floor_divide(a, b, m=None):
     """NumPy's float floor division, (a - fmod(a, b)) / b moved to the floor, not torch's floor-rounding divide:
     compiled, Inductor lowers that to a floor of the quotient (-0.5 // 3 gave -0.0, inf // 1 gave inf where
-    NumPy gives -1.0 and NaN).  ``m``: fmod(a, b), when the caller has it."""
-    m = torch.fmod(a, b) if m is None else m
+    NumPy gives -1.0 and NaN).  ``m``: fmod(a, b), when the caller has it.  float16 runs in float32 and rounds
+    once, as NumPy's loop (rounding each step gave 5588 for 0.1871 // 3.35e-5, NumPy 5584)."""
+    if a.dtype == torch.float16:
+        return _float_floor_divide(a.float(), b.float(), None if m is None else m.float()).half()
+    m = _fmod(a, b) if m is None else m
     # NaN where the quotient overflows (torch's vectorized fmod divides): it is whole there
     m = torch.where(torch.isnan(m) & torch.isfinite(a) & (b != 0) & ~torch.isnan(b), 0, m)
     d = (a - m) / b
@@ -581,13 +593,13 @@ def _float_floor_divide(a, b, m=None):
 def _float_remainder(a, b, m=None):
     """NumPy's remainder: fmod moved into the divisor's sign; a zero result takes the divisor's sign.  ``m``:
     fmod(a, b), when the caller has it."""
-    m = torch.fmod(a, b) if m is None else m
+    m = _fmod(a, b) if m is None else m
     m = torch.where((m != 0) & ((b < 0) != (m < 0)), m + b, m)
     return torch.where(m == 0, torch.copysign(torch.zeros_like(m), b), m)
 
 
 def _float_divmod(a, b):
-    m = torch.fmod(a, b)  # one fmod for both results
+    m = _fmod(a, b)  # one fmod for both results
     return _float_floor_divide(a, b, m), _float_remainder(a, b, m)
 
 
@@ -1169,7 +1181,7 @@ _KERNELS = {
     "floor_divide": _kinds(int=_int_floor_divide, uint64=_u64(_u64_floor_divide),
                            float=_float_floor_divide),
     "remainder": _kinds(int=_int_remainder, uint64=_u64(_u64_remainder), float=_float_remainder),
-    "fmod": _kinds(int=_int_fmod, uint64=_u64(_u64_remainder), float=torch.fmod),
+    "fmod": _kinds(int=_int_fmod, uint64=_u64(_u64_remainder), float=_fmod),
     "divmod": _kinds(int=lambda a, b: (_int_floor_divide(a, b), _int_remainder(a, b)),
                      uint64=_u64(lambda a, b: _u64_divmod_bits(a, b)),
                      float=_float_divmod),

@@ -39,17 +39,33 @@ def _overflow_edges(np, x, y):
             np.logaddexp2(x, x), np.logaddexp2(y, y), np.logaddexp2(x, -x))
 
 
+def _exact(np, y, h):
+    """float32 remainders of quotients that overflow float32, float16 floor division."""
+    a, b = y[:, None], y[None, :12]
+    return (np.fmod(a, b), a % b, *np.divmod(a, b), h[:, None] // h[None, :])
+
+
+_HALF = np.array([-4.98, 0.1871, -13750.0, 5.6e-3, 1.388e-3, -3.35e-5, 0.5825, -5.66e-6, 0.0, -0.0, 3.0, np.inf],
+                 np.float16)
+
+
 @pytest.mark.inductor
-def test_compiled_arccosh_cosh_sinh_near_overflow_logaddexp2_and_cbrt():
+def test_compiled_overflow_edges_and_exact_float32_remainders():
     """Compiled arccosh is finite above sqrt(max) (SLEEF's acosh gave inf for arccosh(1.8e308)); cosh/sinh are
     finite where exp(|x|) overflows but the result does not (cosh(710.4) gave inf, eager too); logaddexp2 of
     equal operands is a + 1 exactly (torch's gave -4.8e-17 for (-1, -1)); cbrt of subnormals keeps its accuracy
-    (cbrt(5e-324) was 60 ulps off)."""
-    got = C.compile(lambda x, y: _overflow_edges(np, x, y))(_BIG64, _BIG32)
-    for g, w in zip(got, _numpy(_overflow_edges, np, _BIG64, _BIG32)):
+    (cbrt(5e-324) was 60 ulps off).  float32 fmod/remainder/divmod are exact where |a / b| overflows float32
+    (3.4e38 % 0.5 and 1 % 1e-45 gave NaN, eager and compiled); float16 floor division rounds once (0.1871 //
+    3.35e-5 gave 5588, NumPy 5584)."""
+    got = C.compile(lambda x, y, h: (*_overflow_edges(np, x, y), *_exact(np, y, h)))(_BIG64, _BIG32, _HALF)
+    n = len(_overflow_edges(np, _BIG64[:1], _BIG32[:1]))
+    for g, w in zip(got[:n], _numpy(_overflow_edges, np, _BIG64, _BIG32)):
         _within_ulp(g, w)
     equal = _numpy(lambda: (np.logaddexp2(_BIG64, _BIG64), np.logaddexp2(_BIG32, _BIG32)))
     assert np.array_equal(got[7], equal[0], equal_nan=True) and np.array_equal(got[8], equal[1], equal_nan=True)
+    for g, w in zip(got[n:], _numpy(_exact, np, _BIG32, _HALF)):
+        nan = np.isnan(w)
+        assert g.dtype == w.dtype and np.array_equal(np.isnan(g), nan) and g[~nan].tobytes() == w[~nan].tobytes()
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32, np.float16])
@@ -78,3 +94,9 @@ def test_cumsum_keeps_a_leading_run_of_negative_zeros():
         for g, w in zip(got, want):
             g = np.asarray(g)
             assert g.dtype == w.dtype and g.shape == w.shape and g.tobytes() == w.tobytes()  # zero signs too
+
+
+def test_eager_exact_float32_remainders_and_float16_floor_division():
+    for g, w in zip(_exact(shim, shim.asarray(_BIG32), shim.asarray(_HALF)), _numpy(_exact, np, _BIG32, _HALF)):
+        g, nan = np.asarray(g), np.isnan(w)
+        assert g.dtype == w.dtype and np.array_equal(np.isnan(g), nan) and g[~nan].tobytes() == w[~nan].tobytes()
