@@ -200,7 +200,15 @@ def slogdet(a: ArrayLike):
     """``numpy.linalg.slogdet``: (sign, log|det|); sign is complex for complex input."""
     _stacked_square(a)
     (a,), rt = _prepare(a)
-    sign, logabsdet = torch.linalg.slogdet(a)
+    if a.is_complex():
+        sign, logabsdet = torch.linalg.slogdet(a)
+    else:  # NumPy's sign: the LU pivots' signs, a NaN one counting as +1 (torch's sign of NaN is 0), and the rows'
+        lu, piv = torch.linalg.lu_factor_ex(a)[:2]  # permutation's parity
+        d = lu.diagonal(dim1=-2, dim2=-1)
+        swaps = (piv != torch.arange(1, d.shape[-1] + 1, dtype=piv.dtype, device=piv.device)).sum(-1)
+        sign = torch.where(d < 0, -1.0, 1.0).prod(-1) * (1 - 2 * (swaps % 2))
+        sign = torch.where((d == 0).any(-1), 0.0, sign).to(a.dtype)
+        logabsdet = torch.log(d.abs()).sum(-1)
     return SlogdetResult(sign.to(rt), logabsdet.to(_real(rt)))
 
 

@@ -145,6 +145,16 @@ def test_cholesky_with_nan(a, upper, dt):
     assert_parts(lambda xp, m: xp.linalg.cholesky(m, upper=upper), x, exact=False)
 
 
+@pytest.mark.parametrize("a", [[[1, 2], [3, numpy.nan]], [[numpy.nan] * 2] * 2, [[1, numpy.nan], [0, 1]],
+                               [[1, 2], [3, numpy.inf]], [[0, 0], [0, 0]], [[0, 1], [1, 0]], [[-1, 0], [0, 2]]])
+def test_slogdet_sign_with_nan(a):
+    """NumPy's sign multiplies the LU pivots' signs (a NaN pivot counts as +1) and the permutation's parity.
+    (Which row LAPACK picks as pivot beside a NaN differs between LAPACK builds: these cases do not depend on it.)"""
+    x = numpy.array(a, dtype=float)
+    assert_matches(lambda xp, m: xp.linalg.slogdet(m), x)
+    assert_matches(lambda xp, m: xp.linalg.slogdet(m), x.astype(numpy.float32))
+
+
 @pytest.mark.parametrize("dtype", [float, numpy.float32, numpy.float16])
 def test_cov_of_complex_as_real_warns_as_numpy(dtype):
     x = numpy.array([[1 + 2j, 3 - 1j, 2], [0.5j, 1, 2]])
