@@ -129,3 +129,24 @@ def test_a_loop_whose_variable_a_later_loop_reuses_is_outlined():
     rep = C.explain(two_sweeps, backend="eager")(a)
     assert same(rep.result, two_sweeps(a))
     assert sum(e.feature == "outlined loop" for e in rep.graph_breaks) == 2
+
+
+@pytest.mark.xfail(strict=True, reason="tracing/_loops.py: an outlined loop body (_npc_outlined) is not outlined "
+                                       "again, so a loop nested in it is unrolled by Dynamo")
+def test_a_loop_nested_in_an_outlined_loop_is_not_unrolled():
+    """ADI-style sweeps (a time loop around column sweeps): the inner loop is unrolled into the body's graph, whose
+    size (and compile time) grows with the array's width."""
+    def nested(u, steps):
+        u = u.copy()
+        for _ in range(steps):
+            for j in range(1, u.shape[1]):
+                u[:, j] += 0.5 * u[:, j - 1]
+        return u
+
+    counts = []
+    for n in (6, 24):
+        u = np.random.default_rng(0).random((3, n))
+        rep = C.explain(nested, backend="eager")(u, 2)
+        assert same(rep.result, nested(u, 2))
+        counts.append(rep.op_count)
+    assert counts[0] == counts[1], counts
