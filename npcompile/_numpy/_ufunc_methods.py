@@ -20,7 +20,7 @@ from numpy.exceptions import ComplexWarning
 
 from .._errors import UnsupportedFeature
 from ._trace import is_tracing as _tracing
-from . import _dtypes, _ufuncs as U
+from . import _dtypes
 from ._ndarray import ndarray, wrap
 from ._normalize import as_tensor, check_out, copy_to_out, normalize_axis_index, normalize_axis_tuple
 
@@ -175,57 +175,24 @@ def _keep_shape(shape, axes, keep=True):
 
 
 def _prod(x, axes, keep):
-    if x.is_complex():
-        r = _complex_products(_flat(x, axes), scan=False, fused=not _along_reduced(x, axes))
-    else:
-        r = torch.prod(_flat(x, axes), -1, dtype=x.dtype)
-    return r.reshape(_keep_shape(x.shape, axes, keep))
+    r = _numpy_products(x, lambda a: _np.multiply.reduce(a, axis=axes, keepdims=keep))
+    return r if r is not None else \
+        torch.prod(_flat(x, axes), -1, dtype=x.dtype).reshape(_keep_shape(x.shape, axes, keep))
 
 
-def _along_reduced(x, axes):
-    """Whether NumPy's reduction loop runs along a reduced axis (its iterator puts the dim of smallest stride
-    innermost, size-1 dims aside), where its complex multiply loop is the textbook one."""
-    dims = [d for d in range(x.ndim) if x.shape[d] > 1]
-    return all(d in axes for d in dims) or min(dims, key=lambda d: abs(x.stride(d))) in axes
-
-
-def _complex_products(x, scan, fused=False):
-    """NumPy's complex ``multiply.reduce`` (``scan``: ``accumulate``) along the last dim.  NumPy multiplies left
-    to right, a reduction from 1+0j (1*(inf+0j) has a NaN part), a scan from the first element as it is (torch's
-    scan from 1+0j), textbook (``_cmul``) or fused (``_complex_multiply``: a reduction whose loop runs along a
-    kept dim, ``fused``, or a scan of two elements), which differ in infinities and NaNs.  So torch's product
-    stands where it is finite, and its running product up to its first non-finite value (the two differ in
-    rounding only); from there the lanes that went non-finite are multiplied element by element, until all are
-    nan+nanj (which stays).  Eager only: traced code keeps torch's product."""
-    n = x.shape[-1]
-    mul = U._complex_multiply if fused or scan and n == 2 else \
-        lambda a, b: torch.complex(*U._cmul(a.real, a.imag, b.real, b.imag))
-    if scan and n <= 2:
-        return torch.cat((x[..., :1], mul(x[..., :1], x[..., 1:])), -1)
-    r = _scan_from_first(x) if scan else torch.prod(x, -1)
-    last = r[..., -1] if scan else r
-    if _tracing(x) or n == 0 or bool(torch.isfinite(last).all()):
-        return r
-    rows = torch.nonzero(~torch.isfinite(last.reshape(-1))).squeeze(-1)
-    xb = x.reshape(-1, n)[rows]
-    out = _scan_from_first(xb) if scan else torch.cumprod(xb, -1)
-    first_bad = torch.argmax((~torch.isfinite(out)).to(torch.uint8), -1)
-    start = int(first_bad.min())
-    acc = out[:, start - 1] if start else torch.ones_like(xb[:, 0])
-    for i in range(start, n):
-        acc = torch.where(i < first_bad, out[:, i], xb[:, 0] if i == 0 and scan else mul(acc, xb[:, i]))
-        out[:, i] = acc
-        if bool((torch.isnan(acc.real) & torch.isnan(acc.imag)).all()):
-            out[:, i + 1:] = complex(math.nan, math.nan)
-            break
-    r = r.reshape(-1, n) if scan else r.reshape(-1)
-    r = r.index_put((rows,), out if scan else out[:, -1])
-    return r.reshape(x.shape if scan else x.shape[:-1])
-
-
-def _scan_from_first(x):
-    """torch's running product along the last dim, its first element ``x``'s own (not 1*x: zero signs)."""
-    return torch.cat((x[..., :1], torch.cumprod(x, -1)[..., 1:]), -1)
+def _numpy_products(x, f):
+    """NumPy's own complex ``multiply.reduce``/``accumulate`` (``f``) of eager CPU tensors, through zero-copy views:
+    its loops multiply left to right, a reduction from 1+0j, a scan from the first element as it is, textbook or
+    with fused multiply-adds by the array's layout, which decides infinities, NaNs and zero signs that torch's
+    products do not reproduce.  None for other tensors (traced, autograd, other devices): torch's product."""
+    if not x.is_complex() or not x.is_cpu or _tracing(x) or torch.autograd.forward_ad._current_level >= 0:
+        return None
+    try:
+        a = x.resolve_conj().numpy()
+    except RuntimeError:  # needs grad, or has no plain storage
+        return None
+    with _np.errstate(all="ignore"):
+        return torch.from_numpy(_np.asarray(f(a)))
 
 
 # Kernels take (x, axes, keepdim); logical_and/or read any dtype's truth directly (no cast to bool first).
@@ -434,9 +401,8 @@ def running_sum(x, axis, dtype=None):
 
 
 def _cumprod(x, axis):
-    if not x.is_complex():
-        return torch.cumprod(x, axis, dtype=x.dtype)
-    return _complex_products(x.movedim(axis, -1), scan=True).movedim(-1, axis)
+    r = _numpy_products(x, lambda a: _np.multiply.accumulate(a, axis=axis))
+    return r if r is not None else torch.cumprod(x, axis, dtype=x.dtype)
 
 
 def _cum(f, order=False):

@@ -534,10 +534,23 @@ def _fused(x, y, z):
     return torch.where(finite & ~torch.isfinite(z), z, torch.where(finite & torch.isinf(p), big, r))
 
 
+@_np.errstate(all="ignore")  # (the formula reports no floating-point errors either)
+def _np_multiply(a, b):
+    r = _np.multiply(a, b)
+    return r if type(r) is _np.ndarray else _np.asarray(r)  # 0-D operands give a NumPy scalar
+
+
 def _complex_multiply(a, b):
-    """NumPy's product (ar*br - ai*bi, ar*bi + ai*br), each part fused as ar * [br, bi] + ai * [-bi, br] on the
-    interleaved (re, im) pairs.  Compiled, this reads and writes the pairs in place: twice as fast as splitting
-    the parts and joining them again, which Inductor does with strided loads."""
+    """NumPy's product (ar*br - ai*bi, ar*bi + ai*br), each part a fused multiply-add (``_fused``).  Eager CPU
+    tensors borrow NumPy's loop through zero-copy views, as ``_sqrt`` does: exact (cancelling complex128 parts
+    too) where the formula in eager torch is some 40x slower.  Traced code and other devices take the formula,
+    as ar * [br, bi] + ai * [-bi, br] on the interleaved (re, im) pairs: compiled, this reads and writes the
+    pairs in place, twice as fast as splitting the parts and joining them again (Inductor's strided loads)."""
+    if a.is_cpu and b.is_cpu and not is_tracing(a) and not is_tracing(b) and _fwad._current_level < 0:
+        try:
+            return torch.from_numpy(_np_multiply(a.resolve_conj().numpy(), b.resolve_conj().numpy()))
+        except RuntimeError:  # needs grad, or has no plain storage
+            pass
     ar, br = torch.view_as_real(a.resolve_conj()), torch.view_as_real(b.resolve_conj())
     return torch.view_as_complex(_fused(ar[..., :1], br, ar[..., 1:] * torch.cat((-br[..., 1:], br[..., :1]), -1)))
 

@@ -190,3 +190,25 @@ def test_other_complex_paths_at_the_edges(dt, name):
              "argsort": lambda xp, a: xp.argsort(a, stable=True)}
     exact = name not in ("power", "exp", "expm1", "sqrt", "absolute", "var", "std")
     assert_parts(calls.get(name, lambda xp, a: getattr(xp, name)(a)), z, exact=exact)
+
+
+@pytest.mark.parametrize("dt", CDT)
+def test_traced_multiply_formula(dt):
+    """Eager CPU multiplies borrow NumPy's loop; traced code takes the fused formula (``_ufuncs._fused``): the
+    same infinities, NaNs and zero signs (complex64 exactly; complex128 values but cancelling parts)."""
+    import npcompile
+
+    z = grid(dt)
+    a, b = numpy.repeat(z, z.size), numpy.tile(z, z.size)
+    got = npcompile.compile(lambda x, y: (x * y, numpy.square(x)), backend="aot_eager", fullgraph=True)(a, b)
+    with numpy.errstate(all="ignore"):
+        wants = (a * b, numpy.square(a))
+    for g, w in zip(got, wants):
+        for part in ("real", "imag"):
+            gp, wp = getattr(g, part), getattr(w, part)
+            assert numpy.array_equal(numpy.isnan(gp), numpy.isnan(wp))
+            same = numpy.isnan(wp) | (gp == wp) & (numpy.signbit(gp) == numpy.signbit(wp))
+            if dt == numpy.complex128:  # (cancelling parts: within rounding of the product's size)
+                with numpy.errstate(invalid="ignore"):
+                    same |= numpy.isfinite(wp) & (wp != 0) & (numpy.abs(gp - wp) <= 4e-16 * numpy.abs(w))
+            assert same.all(), (a[~same][:3], b[~same][:3], gp[~same][:3], wp[~same][:3])
