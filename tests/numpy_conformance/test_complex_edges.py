@@ -83,6 +83,13 @@ def test_arccos(dt):
 
 
 @pytest.mark.parametrize("dt", CDT)
+def test_expm1_near_zero(dt):
+    """No cancellation in exp(z) - 1 for small z (torch's complex expm1 lost most digits there)."""
+    z = numpy.array([1e-10 + 1e-10j, 1e-5 - 2e-5j, -1e-8 + 0.5j, 3e-3 + 1e-12j, 0.1 + 0.1j], dtype=dt)
+    assert_matches(lambda xp, a: xp.expm1(a), z, rtol=1e-5 if dt == numpy.complex64 else 1e-13, atol=0)
+
+
+@pytest.mark.parametrize("dt", CDT)
 def test_clip_with_nan_and_equal_bounds(dt):
     """NumPy's complex clip: a NaN element stays; NaN parts of a bound compare false, so a NaN bound wins unless
     the element lies beyond it; ties give the bound (zero signs)."""
