@@ -86,9 +86,12 @@ def test_arccos(dt):
 def test_expm1_near_zero(dt):
     """Each part to its own precision, also a real part that cancels (e**x cos y near 1: torch's complex expm1
     was 4e-14 off there, relatively)."""
-    z = numpy.array([1e-10 + 1e-10j, 1e-5 - 2e-5j, 0.18027174277665647 + 0.5835340293432044j,
-                     1.076536353216408 - 1.2225316549174423j, 0.7397169333609636 - 1.0730480045799375j], dtype=dt)
-    tol = {"rtol": 1e-5, "atol": 0} if dt == numpy.complex64 else {"rtol": 2e-16, "atol": 0}
+    z = [1e-10 + 1e-10j, 1e-5 - 2e-5j]
+    if dt == numpy.complex128:  # (complex64's NumPy cancels in float32, the shim in float64: not comparable)
+        z += [0.18027174277665647 + 0.5835340293432044j, 1.076536353216408 - 1.2225316549174423j,
+              0.7397169333609636 - 1.0730480045799375j]
+    z = numpy.array(z, dtype=dt)
+    tol = {"rtol": 1e-6, "atol": 0} if dt == numpy.complex64 else {"rtol": 2e-16, "atol": 0}
     assert_matches(lambda xp, a: xp.expm1(a).real, z, **tol)
     assert_matches(lambda xp, a: xp.expm1(a).imag, z, **tol)
 
