@@ -89,6 +89,9 @@ _ARG_TAG = "__npcompile_argument__"
 # Marks an array result that NumPy makes read-only (``np.broadcast_to``, a view of a read-only array...): it comes
 # back read-only.
 _READ_ONLY_TAG = "__npcompile_read_only__"
+# Marks a 0-d array result that is an array, not a scalar (``np.zeros(())``; _numpy._ndarray.is_array0d): it comes
+# back as a 0-d array, where other 0-d results come back as NumPy scalars.
+_ARRAY0D_TAG = "__npcompile_array0d__"
 
 
 class CompileError(RuntimeError):
@@ -142,9 +145,13 @@ def _pack(x, args, kwargs):
                 # traced, a constant (tracing._dynamo_patch.READONLY); a mark only read-only results carry
                 if x._npcompile_readonly:
                     return (_READ_ONLY_TAG, torch.from_numpy(x))
+                if x.ndim == 0 and x._npcompile_array0d:
+                    return (_ARRAY0D_TAG, torch.from_numpy(x))
                 return torch.from_numpy(x)
             if not x.flags.writeable:
                 return (_READ_ONLY_TAG, _from_readonly(x))
+            if x.ndim == 0:  # (untraced, a real NumPy array: a scalar is no ndarray)
+                return (_ARRAY0D_TAG, torch.from_numpy(x))
             return torch.from_numpy(x)
         return x
     if isinstance(x, torch.Tensor):
@@ -270,6 +277,8 @@ def _unpack_out(x, args, kwargs, io):
                         a = a.view()
                     a.flags.writeable = False
                 return a
+            if x[0] == _ARRAY0D_TAG and isinstance(x[1], _Tensor):
+                return _np.asarray(_tensor_to_numpy(x[1], io))
         return tuple(_unpack_out(v, args, kwargs, io) for v in x)
     if tx is list:
         return [_unpack_out(v, args, kwargs, io) for v in x]

@@ -12,7 +12,7 @@ from numpy.exceptions import AxisError
 
 from .._errors import UnsupportedFeature
 from . import _dtypes
-from ._ndarray import _is_contiguous, ndarray, view_of, wrap
+from ._ndarray import _is_contiguous, as_array0d, is_array0d, ndarray, view_of, wrap
 from ._normalize import (
     _from_numpy, _holds_tensor, as_tensor, as_tensor_dtype, broadcast_shape, cast, normalize_axis_index, normalize_shape,
 )
@@ -76,7 +76,7 @@ def _copy_in(t: torch.Tensor, order: str) -> torch.Tensor:
 def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndmax=0, like=None):
     """``numpy.array``.  ``ndmax=0`` (NumPy's shown default) means no limit: an explicit 0 is read the same."""
     _check_like(like)
-    return _array(object, dtype, copy, order, ndmin, ndmax)
+    return _zero_d_array(_array(object, dtype, copy, order, ndmin, ndmax), object)
 
 
 def _array(obj, dtype, copy, order, ndmin=0, ndmax=0, device=None):
@@ -101,6 +101,16 @@ def _array(obj, dtype, copy, order, ndmin=0, ndmax=0, device=None):
     if copied or not isinstance(obj, ndarray):
         return wrap(t)
     return obj if t is obj.tensor else view_of(obj, t)
+
+
+def _zero_d_array(r, src):
+    """A 0-d result of array()/asarray()/copy() is an array, not a scalar (``_ndarray.is_array0d``); a scalar
+    handed in is copied, as NumPy makes a new array of it."""
+    if r.tensor.ndim or is_array0d(r):
+        return r
+    if r is src or r._base is src:
+        r = wrap(r.tensor.clone())
+    return as_array0d(r)
 
 
 def _dims_checked(t, obj, ndmin, ndmax):
@@ -129,11 +139,11 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
     """``numpy.asarray``: ``a`` itself when it already is an array as asked."""
     if dtype is None and copy is None and device is None and order in (None, "K", "A"):
         if type(a) is ndarray:
-            return a
+            return a if a.tensor.ndim else _zero_d_array(a, a)
         if type(a) is _np.ndarray and like is None:
-            return wrap(_from_numpy(a))  # what _array makes of it: NumPy's memory wherever torch can share it
+            return _zero_d_array(wrap(_from_numpy(a)), a)  # NumPy's memory wherever torch can share it
     _check_like(like)
-    return _array(a, dtype, copy, order, device=device)
+    return _zero_d_array(_array(a, dtype, copy, order, device=device), a)
 
 
 def asanyarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
@@ -152,7 +162,7 @@ def asfortranarray(a, dtype=None, *, like=None):
 
 
 def copy(a, order="K", subok=False):
-    return _array(a, None, True, order)
+    return _zero_d_array(_array(a, None, True, order), a)
 
 
 # ---------------------------------------------------------------- from shapes
@@ -172,7 +182,8 @@ def _new(factory, shape, dtype, order, device) -> ndarray:
     if _order(order, "CF") == "F" and len(shape) > 1:
         rev = tuple(range(len(shape) - 1, -1, -1))
         return wrap(factory(shape[::-1], dtype=td, device=_device(device)).permute(rev))
-    return wrap(factory(shape, dtype=td, device=_device(device)))
+    r = wrap(factory(shape, dtype=td, device=_device(device)))
+    return r if shape else as_array0d(r)
 
 
 def empty(shape, dtype=None, order="C", *, device=None, like=None):

@@ -138,9 +138,9 @@ class generic(metaclass=_ScalarMeta):
     def __new__(cls, value=0, /):
         if not hasattr(cls, "_np_dtype"):
             raise TypeError(f"cannot create instances of abstract type {cls.__name__!r}")
-        from ._creation import array
+        from ._creation import _array
 
-        return array(value, dtype=cls._np_dtype)
+        return _array(value, cls._np_dtype, True, "K")  # not ``array``, whose 0-d results are arrays
 
 
 def _abstract(name, base, np_type):

@@ -16,7 +16,7 @@ import numpy as _np
 import torch
 
 from . import _dtypes
-from ._ndarray import ndarray, view_of, wrap
+from ._ndarray import is_array0d, ndarray, view_of, wrap
 from ._normalize import as_tensor, check_out, copy_to_out
 from . import _creation as _C
 from . import _manipulation as _M
@@ -37,6 +37,8 @@ def _binary(uf):
         return uf(other, self)
 
     def iop(self, other):
+        if self.tensor.ndim == 0 and not is_array0d(self):
+            return op(self, other)  # a scalar: a new one (is_array0d)
         return uf(self, other, out=self)
 
     return op, rop, iop
@@ -81,6 +83,8 @@ def _pow(self, other):
 
 
 def _ipow(self, other):
+    if self.tensor.ndim == 0 and not is_array0d(self):
+        return _pow(self, other)
     uf = _pow_shortcut(self, other)
     return uf(self, out=self) if uf is not None else _plain_ipow(self, other)
 

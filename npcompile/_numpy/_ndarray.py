@@ -42,6 +42,25 @@ def view_of(src: "ndarray", t: torch.Tensor) -> "ndarray":
     a.tensor = t if t is not src.tensor else t.view(t.shape)
     a._base = src if src._base is None else src._base
     a._writeable = src._writeable
+    if t.ndim == 0 and (src.tensor.ndim or is_array0d(src)):
+        a._array0d = True  # a 0-d view of an array (``a[..., 0]``, ``a.reshape(())``) is an array
+    return a
+
+
+def is_array0d(a: "ndarray") -> bool:
+    """Whether the 0-d ``a`` is an array, as ``np.array(1.0)`` or ``np.zeros(())``, rather than a scalar, as
+    ``np.float64(1.0)``, ``a.sum()`` or ``a[0]``.  Scalars are 0-d arrays here (README), marked apart only where
+    NumPy's answers differ: an in-place operator writes into an array but makes a new scalar (``s += 0.5`` on an
+    integer scalar gives a float64 scalar; a name bound to the old scalar keeps its value).  Unmarked 0-d
+    results are scalars: NumPy returns a scalar from every ufunc, reduction and integer index."""
+    try:
+        return a._array0d
+    except AttributeError:
+        return False
+
+
+def as_array0d(a: "ndarray") -> "ndarray":
+    a._array0d = True
     return a
 
 
@@ -178,7 +197,7 @@ class flatiter:
 class ndarray:
     """``numpy.ndarray`` on a torch.Tensor.  ``ndarray(tensor)`` wraps a tensor without copying."""
 
-    __slots__ = ("tensor", "_base", "_writeable", "__weakref__")
+    __slots__ = ("tensor", "_base", "_writeable", "_array0d", "__weakref__")
     __array_priority__ = 100
 
     def __new__(cls, shape=None, dtype=float, buffer=None, offset=0, strides=None, order=None):

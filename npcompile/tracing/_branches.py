@@ -26,12 +26,6 @@ import types
 
 from torch._C._dynamo.eval_frame import set_eval_frame as _set_eval_frame
 
-try:
-    from torch._dynamo.eval_frame import skip_code as _skip_code
-except ImportError:  # pragma: no cover - torch without it: Dynamo traces the driver (correct, slower)
-    def _skip_code(code):
-        pass
-
 from .. import config
 from .. import fallback as _fallback
 from . import _dynamo_patch as _patch, _loops as L
@@ -46,9 +40,8 @@ def rewrite(fn, compile_body, recorder):
     ``fn`` run in real NumPy when it rebinds an array in place (``a.resize(...)``, ``a.shape = s``: the array
     would have to take other data or layout, which a graph cannot give the array it was handed).
     The source is parsed once, for all three."""
-    outlined = getattr(fn, "_npc_outlined", False)  # a loop body npcompile made: cut, not outlined again
     if type(fn) is not types.FunctionType or fn.__code__.co_flags & L._NOT_PLAIN or (
-            outlined and not hasattr(fn, "_npc_tree")):
+            getattr(fn, "_npc_outlined", False) and not hasattr(fn, "_npc_tree")):  # (a function outline made)
         return fn
     try:
         tree = L._function_tree(fn)
@@ -59,12 +52,12 @@ def rewrite(fn, compile_body, recorder):
     if rebinding is not None:
         driver = _fallback.in_numpy(fn, rebinding, recorder)
         driver._npc_driver = True
-        _skip_code(driver.__code__)
+        _patch.skip_code(driver.__code__)
         return driver
     cut = _cut(fn, tree, np_names, compile_body, recorder) if config.cut_branches else None
     if cut is not None:
         return cut
-    return L.outline(fn, compile_body, recorder, tree) if config.outline_loops and not outlined else fn
+    return L.outline(fn, compile_body, recorder, tree) if config.outline_loops else fn
 
 
 _UNAVAILABLE = (L._Skip, OSError, TypeError, SyntaxError, ValueError)  # no source, or none we may rewrite
@@ -213,7 +206,6 @@ def _build(fn, tree, i, compile_body, recorder):
         f = types.FunctionType(c, fn.__globals__, c.co_name, defaults, tuple(cells[v] for v in c.co_freevars))
         f.__kwdefaults__ = kwdefaults
         f._npc_tree = d  # cut and outlined again when compiled
-        f._npc_outlined = getattr(fn, "_npc_outlined", False)
         return f
 
     part = compile_body(make(first, f"before the test at line {line}", fn.__defaults__, fn.__kwdefaults__))
@@ -236,7 +228,7 @@ def _build(fn, tree, i, compile_body, recorder):
                 _set_eval_frame(prior)
 
     driver._npc_driver = True
-    _skip_code(driver.__code__)
+    _patch.skip_code(driver.__code__)
     return driver
 
 

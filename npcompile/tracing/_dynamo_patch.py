@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import operator
 import threading
 import types
 from typing import Any
@@ -63,6 +64,13 @@ import torch._dynamo.variables.tensor as _dy_tensor  # noqa: E402
 import torch._dynamo.variables.torch_function as _dy_tf  # noqa: E402
 
 
+try:
+    from torch._dynamo.eval_frame import skip_code
+except ImportError:  # pragma: no cover - torch without it: Dynamo traces what should be skipped (slower)
+    def skip_code(code):
+        pass
+
+
 def _require(obj: Any, name: str) -> Any:
     try:
         return getattr(obj, name)
@@ -97,6 +105,7 @@ _SETATTR_OWNER, _SETATTR_NAME = ((_dy_builtin.SetAttrBuiltinVariable, "_call_set
                                  if hasattr(getattr(_dy_builtin, "SetAttrBuiltinVariable", None), "_call_setattr")
                                  else (_dy_builtin.BuiltinVariable, "call_setattr"))
 _ORIG_SETATTR = _require(_SETATTR_OWNER, _SETATTR_NAME)
+_ORIG_TENSOR_NUMPY = _require(_dy_tensor.TensorVariable, "method_numpy")
 _tf_all_args = _require(_dy_tf, "_get_all_args")
 _tf_overridden = _require(_dy_tf, "has_torch_function")
 del _name
@@ -257,6 +266,27 @@ def _check_unbacked(pending, n0, out, what):
 
 READONLY = "_npcompile_readonly"
 
+# 0-d arrays and scalars (npcompile._numpy._ndarray.is_array0d) are told apart the same way: a fake tensor standing
+# for a 0-d array (not a scalar) carries ARRAY0D, set on arrays the shim returns and on the arrays NumPy code
+# gets from outside (arguments, ``Tensor.numpy()``).  What depends on it, an in-place operator, is decided once,
+# when its node is traced (``ShimOperatorCall``).
+ARRAY0D = "_npcompile_array0d"
+
+
+def _is_array0d(a) -> bool:
+    from npcompile._numpy._ndarray import is_array0d
+
+    return is_array0d(a)
+
+
+def _tensor_numpy(self, tx, *args, **kwargs):
+    """TensorVariable.method_numpy: ``t.numpy()`` of a 0-d tensor is a 0-d array, not a scalar (ARRAY0D)."""
+    vt = _ORIG_TENSOR_NUMPY(self, tx, *args, **kwargs)
+    ev = vt.as_proxy().node.meta.get("example_value")
+    if isinstance(ev, torch.Tensor) and ev.ndim == 0:
+        ev.__dict__[ARRAY0D] = True
+    return vt
+
 
 def is_readonly_variable(v) -> bool:
     """Whether the Dynamo variable ``v`` is an array the traced code must not write (see READONLY)."""
@@ -278,6 +308,8 @@ def _to_shim(x):
         a = _shim().ndarray(x)
         if READONLY in x.__dict__:
             a._writeable = False
+        if ARRAY0D in x.__dict__:
+            a._array0d = True
         return a
     tx = type(x)
     if tx is list or tx is tuple:
@@ -291,6 +323,8 @@ def _to_tensor(x):
         t = x.tensor
         if not x._writeable and tracing_active():
             t.__dict__[READONLY] = True
+        if t.ndim == 0 and tracing_active() and _is_array0d(x):
+            t.__dict__[ARRAY0D] = True
         return t
     tx = type(x)
     if tx is list or tx is tuple:
@@ -381,8 +415,24 @@ def _getitem_symbolic(a, dim, i):
 _getitem_symbolic.__name__ = "getitem"
 
 
+_INPLACE_TO_BINARY = {operator.iadd: operator.add, operator.isub: operator.sub, operator.imul: operator.mul,
+                      operator.itruediv: operator.truediv, operator.ifloordiv: operator.floordiv,
+                      operator.imod: operator.mod, operator.ipow: operator.pow, operator.ilshift: operator.lshift,
+                      operator.irshift: operator.rshift, operator.iand: operator.and_, operator.ior: operator.or_,
+                      operator.ixor: operator.xor, operator.imatmul: operator.matmul}
+
+
+def _into_array(op):
+    """``op`` (``a += b``...) writing into ``a``, a 0-d array at trace time, whatever the graph's tensor says."""
+    def run(a, b):
+        a._array0d = True
+        return op(a, b)
+    return run
+
+
 class ShimOperatorCall:
-    """Graph node target for an operator (``a + b``, ``a[i]``, ``a += b``...) on arrays."""
+    """Graph node target for an operator (``a + b``, ``a[i]``, ``a += b``...) on arrays.  An in-place operator on
+    a 0-d operand is fixed when traced: it writes into an array, and makes a new scalar (ARRAY0D)."""
 
     __slots__ = ("op", "__name__", "__qualname__")
 
@@ -391,12 +441,19 @@ class ShimOperatorCall:
         self.__name__ = "npc_op_" + getattr(op, "__name__", "op")
         self.__qualname__ = self.__name__
 
+    def _fix_inplace(self, a):
+        binary = _INPLACE_TO_BINARY.get(self.op)
+        if binary is not None and isinstance(a, torch.Tensor) and a.ndim == 0 and tracing_active():
+            self.op = _into_array(self.op) if ARRAY0D in a.__dict__ else binary
+
     def __repr__(self):
         return f"<npcompile operator {getattr(self.op, '__name__', self.op)}>"
 
     def __call__(self, *args, **kwargs):
         if kwargs:
             raise TypeError("operators take no keyword arguments")
+        if args and self.op in _INPLACE_TO_BINARY:
+            self._fix_inplace(args[0])
         return _run_shim(f"operator {getattr(self.op, '__name__', self.op)}", self.op, args, kwargs)
 
 
@@ -552,6 +609,9 @@ def _ndarray_var_getattr(self, tx, name: str):
             return VariableTracker.build(tx, int(value))
     if name == READONLY:  # (asked by npcompile._compile._pack of each array result)
         return VariableTracker.build(tx, is_readonly_variable(self))
+    if name == ARRAY0D:  # (asked by npcompile._compile._pack of each 0-d result)
+        ev = self.as_proxy().node.meta.get("example_value")
+        return VariableTracker.build(tx, isinstance(ev, torch.Tensor) and ARRAY0D in ev.__dict__)
     if name in ("mT",):
         from torch._dynamo.variables.builder import wrap_fx_proxy_cls
 
@@ -1067,25 +1127,50 @@ def _builder_wrap(self, value):
 
         install_guard(AttrSource(AttrSource(self.source, "flags"), "writeable").make_guard(
             GuardBuilder.CONSTANT_MATCH))
+        ev = vt.as_proxy().node.meta["example_value"]
         if not writeable:
-            vt.as_proxy().node.meta["example_value"].__dict__[READONLY] = True
+            ev.__dict__[READONLY] = True
+        if value.ndim == 0:
+            ev.__dict__[ARRAY0D] = True
     return vt
 
 
 def _codegen_call(self, value, allow_cache=True):
-    """PyCodegen.__call__: an array that the traced code must not write is rebuilt read-only after a graph
-    break (``readonly_numpy`` in place of Dynamo's ``to_numpy_helper``, see ``_codegen_load_import_from``)."""
-    outer = self.__dict__.get("_npc_readonly")
-    self._npc_readonly = is_readonly_variable(value)
+    """PyCodegen.__call__: after a graph break, a scalar is rebuilt as a NumPy scalar (``scalar_numpy``, not a 0-d
+    array: ARRAY0D) and an array that the traced code must not write read-only (``readonly_numpy``), in place of
+    Dynamo's ``to_numpy_helper`` (see ``_codegen_load_import_from``)."""
+    outer = self.__dict__.get("_npc_rebuild")
+    self._npc_rebuild = _rebuild_helper(value)
     try:
         return _ORIG_CODEGEN_CALL(self, value, allow_cache)
     finally:
-        self._npc_readonly = outer
+        self._npc_rebuild = outer
+
+
+def _rebuild_helper(value):
+    if not isinstance(value, _NumpyNdarrayVariable):
+        return None
+    ev = value.as_proxy().node.meta.get("example_value")
+    if not isinstance(ev, torch.Tensor):
+        return None
+    if ev.ndim == 0 and ARRAY0D not in ev.__dict__:
+        return "scalar_numpy"
+    return "readonly_numpy" if READONLY in ev.__dict__ else None
+
+
+def scalar_numpy(t):
+    """A graph output that stands for a NumPy scalar, as real NumPy gets it after a graph break."""
+    return t.numpy(force=True)[()]
+
+
+for _helper in (scalar_numpy, readonly_numpy):
+    skip_code(_helper.__code__)  # called by the bytecode Dynamo makes: a frame Dynamo must not compile
 
 
 def _codegen_load_import_from(self, module_name, object_name):
-    if object_name == "to_numpy_helper" and self.__dict__.get("_npc_readonly"):
-        module_name, object_name = __name__, "readonly_numpy"
+    helper = self.__dict__.get("_npc_rebuild")
+    if object_name == "to_numpy_helper" and helper:
+        module_name, object_name = __name__, helper
     return _ORIG_CODEGEN_IMPORT(self, module_name, object_name)
 
 
@@ -1176,6 +1261,8 @@ def _patch_table():
         # Polynomial objects are traced (PolynomialVariable.wrap_object) instead of skipped; arrays are guarded on
         # their writeability (READONLY).
         (_dy_builder.VariableBuilder, "_wrap", _builder_wrap),
+        # TensorVariable.method_numpy (``t.numpy()``): a 0-d result is an array, not a scalar (ARRAY0D).
+        (_dy_tensor.TensorVariable, "method_numpy", _tensor_numpy),
         # builtin setattr (STORE_ATTR): setting an array's attribute is a graph break, run by NumPy (_setattr).
         (_SETATTR_OWNER, _SETATTR_NAME, _setattr),
         # codegen.PyCodegen.__call__ / .load_import_from (the bytecode rebuilding values after a graph break): an

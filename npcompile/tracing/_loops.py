@@ -28,7 +28,6 @@ import inspect
 import textwrap
 import types
 
-import numpy as _np
 import torch
 
 from ..fallback import OUTLINED_LOOP
@@ -64,7 +63,8 @@ def outline(fn, compile_body, recorder, tree=None):
     compile_body(f) compiles a loop body; recorder() gives the caller's ``explain`` recorder (or None), which
     the bodies share while the loop runs; ``tree``: ``fn``'s parsed source when the caller has it (rewritten
     here)."""
-    if type(fn) is not types.FunctionType or fn.__code__.co_flags & _NOT_PLAIN or getattr(fn, "_npc_outlined", 0) \
+    if type(fn) is not types.FunctionType or fn.__code__.co_flags & _NOT_PLAIN or (
+            getattr(fn, "_npc_outlined", 0) and not hasattr(fn, "_npc_tree")) \
             or _LOOP_OPCODES.isdisjoint(fn.__code__.co_code[::2]):
         return fn
     try:
@@ -379,7 +379,8 @@ def _plan_loop(i, s, after, defined, local, cells, np_names, fn):
     assigned = target | _stores(ast.Module(body=s.body, type_ignores=[]))
     if assigned & cells:
         raise _Skip  # a nested function sees these names: they must stay the function's own variables
-    live_after = set().union(*(_loads(x) for x in after)) if after else set()
+    live_after: set = set()  # names the code after the loop may read before binding them (a second loop's i: no)
+    _flow(after, frozenset(), live_after)
     state = assigned & (exposed | live_after) & local
     reads = (exposed & local) - assigned
     if not (state | reads) <= defined:
@@ -494,6 +495,8 @@ def _name(n, store=False):
 
 def _build(fn, tree, plans, compile_body, recorder):
     code = fn.__code__
+    if tree.name.startswith(_PREFIX):  # a loop body (or part) npcompile made: its own bodies take such names
+        tree.name = _PREFIX + "outlined"
     defs = []
     body = list(tree.body)
     inserted = 0
@@ -571,7 +574,7 @@ def _build(fn, tree, plans, compile_body, recorder):
 
     def body(name, label, qualname):
         f = make(codes[name], label, qualname)
-        f._npc_tree = trees[name]  # cut at its array tests when compiled (_branches), not outlined again
+        f._npc_tree = trees[name]  # cut at its array tests and its loops outlined when compiled (_branches)
         return compile_body(f)
 
     for k, p in enumerate(plans):
@@ -633,7 +636,7 @@ def _iteration(body, n_state, is_while, exits):
     """One call of a whole body as ``(flag, value, state)``: how it ended, the returned value (while loops:
     the next test when it ran to the end or continued), the state after it."""
     def one(item, state, reads):
-        out = _step(body, item, state, reads)
+        out = body(*item, *state, *reads)
         if not exits:
             return _NEXT, out[n_state] if is_while else None, out[:n_state]
         flag, value = out[-2:]
@@ -649,7 +652,7 @@ def _cut_iteration(parts, widths, flags, n_state):
     def one(item, state, reads):
         carry = state
         for j, body in enumerate(parts):
-            out = _step(body, item if j == 0 else (), carry, reads)
+            out = body(*(item if j == 0 else ()), *carry, *reads)
             w = widths[j]
             if flags[j] is None:  # the last part, without a test
                 return _NEXT, out[w] if len(out) > w else None, out[:n_state]
@@ -688,22 +691,6 @@ def _runner(iteration, cond, n_state, with_item, exits, shared, ranged):
         return (False, None, *state) if exits else tuple(state)
 
     return run
-
-
-# NumPy scalar types with a torch dtype.
-_NP_SCALARS = frozenset(_np.dtype(c).type for c in "?bhilqBHILQefdFD")
-
-
-def _step(body, item, state, reads):
-    """One call of the body.  NumPy scalars in the state go in as 0-d arrays, as the shim treats them anyway:
-    Dynamo would specialise on a scalar's value and recompile the body for every new value (an accumulator);
-    one that comes back as the same array is a scalar again, with the value the body left in it (``acc += x``
-    writes into the array)."""
-    if not any(type(v) in _NP_SCALARS for v in state):
-        return body(*item, *state, *reads)
-    args = tuple(_np.asarray(v) if type(v) in _NP_SCALARS else v for v in state)
-    out = body(*item, *args, *reads)
-    return tuple(o[()] if o is a and a is not s else o for o, a, s in zip(out, args, state)) + tuple(out[len(state):])
 
 
 __all__ = ["outline"]

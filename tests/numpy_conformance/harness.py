@@ -25,7 +25,7 @@ def to_shim(x):
     if isinstance(x, numpy.ndarray):
         return shim.asarray(_strided_copy(x))  # a copy: in-place shim calls must not disturb the NumPy side
     if isinstance(x, numpy.generic):
-        return shim.asarray(x)
+        return getattr(shim, x.dtype.name)(x)  # a scalar (asarray would make a 0-d array of it)
     if isinstance(x, tuple):
         return tuple(to_shim(e) for e in x)
     if isinstance(x, list):

@@ -480,6 +480,17 @@ def test_in_place_update_of_a_scalar_accumulator():
 
     _check(trace_tanh, _grid(5))
 
+    def steps(a):
+        acc = a[0]
+        moved = 0.0
+        for i in range(1, a.shape[0]):
+            old = acc  # the old scalar keeps its value
+            acc += a[i]
+            moved = moved + (acc - old)
+        return acc, moved
+
+    _check(steps, np.arange(1.0, 8.0))
+
 
 def test_body_temporaries_stay_local():
     def f(u):

@@ -111,9 +111,6 @@ def test_negative_step_slices_with_a_loop_counter_compile_once():
     assert rep.graph_count <= 6  # (it was 18, then the body ran in NumPy at Dynamo's recompile limit)
 
 
-@pytest.mark.xfail(strict=True, reason="tracing/_loops.py _plan_loop: a name read after the loop counts as live even "
-                                       "when later code binds it first (live_after is not flow-aware), so a loop "
-                                       "whose variable a later loop reuses is left to Dynamo and unrolled")
 def test_a_loop_whose_variable_a_later_loop_reuses_is_outlined():
     """Thomas / vertical advection / Deriche: a forward sweep and a backward sweep both over ``i``.  Unrolled, the
     first sweep's trace grows with the array (a 1000-element Thomas solve: 110 s before the first result)."""
@@ -131,8 +128,6 @@ def test_a_loop_whose_variable_a_later_loop_reuses_is_outlined():
     assert sum(e.feature == "outlined loop" for e in rep.graph_breaks) == 2
 
 
-@pytest.mark.xfail(strict=True, reason="tracing/_loops.py: an outlined loop body (_npc_outlined) is not outlined "
-                                       "again, so a loop nested in it is unrolled by Dynamo")
 def test_a_loop_nested_in_an_outlined_loop_is_not_unrolled():
     """ADI-style sweeps (a time loop around column sweeps): the inner loop is unrolled into the body's graph, whose
     size (and compile time) grows with the array's width."""
@@ -149,4 +144,4 @@ def test_a_loop_nested_in_an_outlined_loop_is_not_unrolled():
         rep = C.explain(nested, backend="eager")(u, 2)
         assert same(rep.result, nested(u, 2))
         counts.append(rep.op_count)
-    assert counts[0] == counts[1], counts
+    assert counts[1] <= counts[0], counts  # (the first compiles a graph more: its inner body static, then dynamic)
