@@ -2,7 +2,8 @@
 
 Sizes and loop counts are kept small here (the default test run compiles every program; short literal loops are
 unrolled by the tracer, others outlined and compiled once); the shapes of the computations are what matter.
-A program whose wrong answer is known and not fixed yet names it (``known_bug``): its test is a strict xfail.
+A program whose wrong answer is known and not fixed yet names it (``known_bug``): its test is a strict xfail; one
+whose test takes over ~10 s is ``slow`` (run with ``-m slow``).
 
 Each entry: ``PROGRAMS[name] = Program(fn, make_inputs, rtol)``.  ``make_inputs(rng)`` draws fresh random
 inputs; randomness used *by* a program (Monte Carlo) is drawn outside and passed in, so results are
@@ -27,14 +28,15 @@ class Program:
     atol: float = 1e-12
     domain: str = ""
     known_bug: str = ""  # a wrong answer not fixed yet: the test is a strict xfail naming it
+    slow: bool = False  # its test takes over ~10 s (marked slow: left out of the default run)
 
 
 PROGRAMS: dict[str, Program] = {}
 
 
-def program(domain, make_inputs, rtol=1e-9, atol=1e-12, known_bug=""):
+def program(domain, make_inputs, rtol=1e-9, atol=1e-12, known_bug="", slow=False):
     def deco(fn):
-        PROGRAMS[fn.__name__] = Program(fn.__name__, fn, make_inputs, rtol, atol, domain, known_bug)
+        PROGRAMS[fn.__name__] = Program(fn.__name__, fn, make_inputs, rtol, atol, domain, known_bug, slow)
         return fn
 
     return deco
@@ -560,7 +562,7 @@ def _spd_only(n):
     return make
 
 
-@program("hpc", _spd_only(5), rtol=1e-8)
+@program("hpc", _spd_only(5), rtol=1e-8, slow=True)
 def cholesky_inplace(a):
     a = a.copy()
     for k in range(a.shape[0]):
@@ -579,7 +581,7 @@ def lu_doolittle_args(a):  # factors the argument in place (the caller sees L\U)
     return np.triu(a).trace()
 
 
-@program("hpc", lambda rng: (rng.standard_normal((6, 4)),), rtol=1e-8)
+@program("hpc", lambda rng: (rng.standard_normal((6, 4)),), rtol=1e-8, slow=True)
 def modified_gram_schmidt(a):
     m, n = a.shape
     q = a.copy()
@@ -614,7 +616,7 @@ def thomas_solve(lower, diag, upper, rhs):
     return x
 
 
-@program("hpc", lambda rng: (rng.random((6, 6)), 0.2, 2), rtol=1e-8)
+@program("hpc", lambda rng: (rng.random((6, 6)), 0.2, 2), rtol=1e-8, slow=True)
 def adi_sweeps(u, r, steps):
     n = u.shape[0]
     u = u.copy()
@@ -695,7 +697,7 @@ def vertical_advection(stage, wcon, dtr):
     return out
 
 
-@program("hpc", lambda rng: (np.linspace(-2, 0.6, 30)[None, :] + 1j * np.linspace(-1.2, 1.2, 20)[:, None], 6))
+@program("hpc", lambda rng: (np.linspace(-2, 0.6, 30)[None, :] + 1j * np.linspace(-1.2, 1.2, 20)[:, None], 6), slow=True)
 def mandelbrot_masked(c, iters):
     z = np.zeros_like(c)
     n = np.zeros(c.shape, dtype=np.int32)
@@ -718,7 +720,7 @@ def azimuthal_average(img, nbins):
     return sums / np.maximum(counts, 1), np.bincount(idx.ravel(), weights=img.ravel(), minlength=nbins)
 
 
-@program("hpc", lambda rng: (rng.integers(0, 256, size=(3, 5), dtype=np.uint8),))
+@program("hpc", lambda rng: (rng.integers(0, 256, size=(3, 5), dtype=np.uint8),), slow=True)
 def crc32_rows(msgs):
     poly = np.uint32(0xEDB88320)
     crc = np.full(msgs.shape[0], 0xFFFFFFFF, dtype=np.uint32)

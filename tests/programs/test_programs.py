@@ -44,7 +44,8 @@ def _assert_close(got, exp, rtol, atol, path="result"):
     assert got == exp, path
 
 
-@pytest.mark.parametrize("name", sorted(PROGRAMS))
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if PROGRAMS[n].slow else n
+                                  for n in sorted(PROGRAMS)])
 def test_program_matches_numpy(name, request):
     prog = PROGRAMS[name]
     if prog.known_bug:
@@ -75,7 +76,7 @@ def test_program_matches_numpy(name, request):
 def test_zz_summary_single_graph_programs(capsys):
     """Counts programs captured as exactly one graph with no fallback (grows as the shim grows), and those
     whose only breaks are deliberately outlined loops (``config.outline_loops``: each part one graph)."""
-    if len(_RESULTS) < len(PROGRAMS):
+    if len(_RESULTS) < sum(not p.slow for p in PROGRAMS.values()):
         pytest.skip("run with the whole program set")
     single = sorted(n for n, (g, fb, br, _) in _RESULTS.items() if g == 1 and not fb and br == 0)
     outlined = sorted(n for n, (g, fb, br, loops) in _RESULTS.items() if not fb and br and br == loops)
