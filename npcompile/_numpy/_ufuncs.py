@@ -543,16 +543,18 @@ def _np_multiply(a, b):
 def _complex_multiply(a, b):
     """NumPy's product (ar*br - ai*bi, ar*bi + ai*br), each part a fused multiply-add (``_fused``).  Eager CPU
     tensors borrow NumPy's loop through zero-copy views, as ``_sqrt`` does: exact (cancelling complex128 parts
-    too) where the formula in eager torch is some 40x slower.  Traced code and other devices take the formula,
-    as ar * [br, bi] + ai * [-bi, br] on the interleaved (re, im) pairs: compiled, this reads and writes the
-    pairs in place, twice as fast as splitting the parts and joining them again (Inductor's strided loads)."""
+    too) where the formula in eager torch is some 40x slower.  Traced code and other devices take the formula
+    on the parts, joined by a stack: compiled, 4 to 18x faster than on the interleaved (re, im) pairs, whose
+    last axis of 2 Inductor vectorizes with masked 8-lane loads and scalar fallbacks (120000 complex128:
+    1.7 against 18 ms; 300x400 complex64: 2.8 against 12 ms)."""
     if a.is_cpu and b.is_cpu and not is_tracing(a) and not is_tracing(b) and _fwad._current_level < 0:
         try:
             return torch.from_numpy(_np_multiply(a.resolve_conj().numpy(), b.resolve_conj().numpy()))
         except RuntimeError:  # needs grad, or has no plain storage
             pass
     ar, br = torch.view_as_real(a.resolve_conj()), torch.view_as_real(b.resolve_conj())
-    return torch.view_as_complex(_fused(ar[..., :1], br, ar[..., 1:] * torch.cat((-br[..., 1:], br[..., :1]), -1)))
+    x, y, u, v = ar[..., 0], ar[..., 1], br[..., 0], br[..., 1]
+    return torch.view_as_complex(torch.stack((_fused(x, u, -(y * v)), _fused(x, v, y * u)), -1))
 
 
 def _complex_square(a):
