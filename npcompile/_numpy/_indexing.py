@@ -380,6 +380,8 @@ def _assign_basic(v, flips, value, element):
             v.fill_(x)
             return
     val = _value_tensor(value, v.dtype, element)
+    if not flips and _same_view(val, v):
+        return  # ``a[k] += x``: Python writes the updated view back onto itself (compiled: a copy of all of a)
     if val.ndim > v.ndim and isinstance(value, (list, tuple)):  # NumPy coerces the list to at most v.ndim dims
         raise ValueError("setting an array element with a sequence. The requested array would exceed the maximum "
                          f"number of dimension of {v.ndim}.")
@@ -610,6 +612,12 @@ def _fit(val: torch.Tensor, shape, message: str, lenient_empty=False) -> torch.T
         return val.expand(shape)
     except RuntimeError:
         raise ValueError(message.format(tuple(val.shape), tuple(shape))) from None
+
+
+def _same_view(val: torch.Tensor, dest: torch.Tensor) -> bool:
+    return (val.dtype == dest.dtype and val.shape == dest.shape and val.device == dest.device
+            and val.untyped_storage()._cdata == dest.untyped_storage()._cdata
+            and val.storage_offset() == dest.storage_offset() and val.stride() == dest.stride())
 
 
 def _unaliased(val: torch.Tensor, dest: torch.Tensor) -> torch.Tensor:

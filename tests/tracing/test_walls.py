@@ -6,6 +6,7 @@ import dataclasses
 import functools
 
 import numpy as np
+import torch
 import pytest
 
 from npcompile import _compile as C
@@ -254,3 +255,31 @@ def test_try_block_breaks_are_explained():
     report = C.explain(inverse_or_zeros)(SINGULAR.copy())
     assert same(report.result, np.zeros((2, 2)))
     assert [e.feature for e in report.graph_breaks] == ["try/except"]
+
+
+def test_augmented_assignment_into_a_view_writes_once():
+    """``a[k] += x`` is ``t = a[k]; t += x; a[k] = t``: the last write puts the view back onto itself, a no-op
+    for NumPy, but in a graph a second scatter into ``a`` that kept Inductor from updating ``a`` in place (it
+    rewrote and copied all of ``a`` on every call: 2000x500, 1.3 ms against NumPy's 2 us)."""
+    from torch._dynamo.backends.common import aot_autograd
+
+    def row(a, k):
+        a[k] += 1.5
+
+    def column_below(a, k):
+        a[k + 1:, k] /= a[k, k]  # (a write through two views: two scatters)
+
+    for f, most in ((row, 1), (column_below, 2)):
+        scatters = []
+
+        def count(gm, example_inputs):
+            scatters.append(sum(n.target in (torch.ops.aten.select_scatter.default,
+                                             torch.ops.aten.slice_scatter.default) for n in gm.graph.nodes))
+            return gm.forward
+
+        a = np.random.default_rng(0).random((6, 5))
+        b = a.copy()
+        f(a, 2)
+        C.compile(f, backend=aot_autograd(fw_compiler=count))(b, 2)
+        assert same(a, b)
+        assert scatters == [most], f.__name__
