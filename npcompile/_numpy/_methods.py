@@ -17,7 +17,7 @@ import torch
 
 from . import _dtypes
 from ._ndarray import is_array0d, ndarray, view_of, wrap
-from ._normalize import as_tensor, check_out, copy_to_out
+from ._normalize import as_tensor, cast, check_out, copy_to_out
 from . import _creation as _C
 from . import _manipulation as _M
 from . import _ufuncs as U
@@ -154,7 +154,7 @@ def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
     o, t, td = _C._order(order), self.tensor, _dtypes.to_torch(d)
     if t.dtype is td:
         return wrap(_C._copy_in(t, o)) if copy or not _C._has_layout(t, o) else self
-    r = t.to(td)
+    r = cast(t, td)
     return wrap(r if _C._has_layout(r, o) else _C._copy_in(r, o))
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import builtins
 import functools
 import inspect
+import math
 import operator
 import warnings
 
@@ -149,7 +150,24 @@ def cast(t: torch.Tensor, td: torch.dtype) -> torch.Tensor:
     if t.is_complex() and not td.is_complex and td != torch.bool:
         warnings.warn("Casting complex values to real discards the imaginary part", ComplexWarning, stacklevel=3)
         t = t.real
+    if td is torch.float16 and t.dtype in _ROUNDED_TWICE_TO_HALF:
+        return _half(t)
     return t.to(td)
+
+
+# torch converts these to float16 through float32, rounding twice (1 + 2**-11 + 2**-40 gave 1.0, NumPy 1.001).
+_ROUNDED_TWICE_TO_HALF = frozenset({torch.float64, torch.int32, torch.int64, torch.uint32, torch.uint64})
+
+
+def _half(t: torch.Tensor) -> torch.Tensor:
+    """``t`` in float16 rounded once, as NumPy: through float32 rounded to odd (the one of the two neighbours
+    whose last bit is set, when inexact), which a second rounding to a format 13 bits shorter keeps exact."""
+    d = t.to(torch.float64)  # (integers beyond 2**53 are beyond float16's range: inf either way)
+    f = d.to(torch.float32)
+    back = f.to(torch.float64)
+    even = (f.view(torch.int32) & 1) == 0
+    toward = torch.where(back > d, -math.inf, math.inf).to(torch.float32)
+    return torch.where((back != d) & even, torch.nextafter(f, toward), f).to(torch.float16)
 
 
 # ---------------------------------------------------------------- axes
@@ -248,6 +266,8 @@ def copy_to_out(result: torch.Tensor, out: ndarray, casting="same_kind", name="f
         if b != out.tensor.shape:
             raise ValueError(f"non-broadcastable output operand with shape {out.shape} doesn't match the "
                              f"broadcast shape {tuple(result.shape)}")
+    if result.dtype is not out.tensor.dtype and (result.is_complex() or out.tensor.dtype is torch.float16):
+        result = cast(result, out.tensor.dtype)  # (NumPy's ComplexWarning; float16 rounded once)
     out.tensor.copy_(result)
     return out
 

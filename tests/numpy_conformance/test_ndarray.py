@@ -305,6 +305,21 @@ def test_astype(a, d, casting):
     assert s.astype(s.dtype) is not s and not same_memory(s.astype(s.dtype), s) or s.size == 0
 
 
+@pytest.mark.parametrize("src", ["float64", "int64", "int32", "complex128"])
+def test_casts_to_float16_round_once(src):
+    """torch rounds these through float32, twice: 1 + 2**-11 + 2**-40 gave 1.0 where NumPy gives 1.001."""
+    rng = numpy.random.default_rng(0)
+    if src.startswith("int"):
+        a = numpy.concatenate([rng.integers(-2**24, 2**24, 4000), [2**20 + 2**9 + 1, 2049, 65519, 65520]])
+    else:
+        a = numpy.concatenate([rng.standard_normal(4000) * 10.0 ** rng.integers(-9, 6, 4000),
+                               [1 + 2**-11 + 2**-40, 2.0**-25 + 2**-60, 65519.99, 65520.0, -0.0, numpy.nan, -numpy.inf]])
+    a = a.astype(src)
+    with numpy.errstate(all="ignore"):
+        assert_matches(lambda xp, a: a.astype(xp.float16), a)
+        assert_matches(lambda xp, a: xp.multiply(a, 1, out=xp.zeros(a.shape, xp.float16), casting="unsafe"), a)
+
+
 def test_copy_and_fill():
     a = numpy.arange(6.0).reshape(2, 3).T
     assert_matches(lambda xp, a: a.copy(), a)
