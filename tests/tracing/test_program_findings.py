@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from npcompile import _compile as C
+from npcompile.tracing._dynamo_patch import NESTED_GRAPH_BREAKS
 
 from ..numpy_conformance.harness import assert_matches
 from .conftest import same
@@ -108,7 +109,8 @@ def test_negative_step_slices_with_a_loop_counter_compile_once():
     r = np.concatenate(([1.0], 0.5 ** np.arange(1, 14) * np.linspace(0.5, 1.0, 13)))
     rep = _captured(levinson, r)
     np.testing.assert_allclose(rep.result, levinson(r), rtol=1e-12)
-    assert rep.graph_count <= 6  # (it was 18, then the body ran in NumPy at Dynamo's recompile limit)
+    # (it was 18, then the body ran in NumPy at Dynamo's recompile limit; torch 2.11 splits the entry function too)
+    assert rep.graph_count <= (6 if NESTED_GRAPH_BREAKS else 7)
 
 
 def test_a_loop_whose_variable_a_later_loop_reuses_is_outlined():
