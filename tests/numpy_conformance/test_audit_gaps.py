@@ -129,6 +129,8 @@ def test_byteswap_conj_tobytes_methods(a, inplace):
        arrays(dtype=dtypes(ALL), shape=st.sampled_from([(3,), (3, 1), (3, 4), (2,)]), views=False),
        st.sampled_from(["raise", "wrap", "clip"]))
 def test_choose_method(a, choices, mode):
+    if mode == "wrap":  # NumPy wraps an index by repeated steps of len(choices): 2**31 takes it 0.3 s, 2**62 forever
+        a = a % 64 - (32 if a.dtype.kind == "i" else 0)
     assert_matches(lambda xp, a, c: a.choose(c, mode=mode), a, choices)
     assert_matches(lambda xp, a, c: a.choose(list(c), mode=mode), a, choices)
 
