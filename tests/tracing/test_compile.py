@@ -331,18 +331,26 @@ def test_fullgraph_recompiles_dynamic_on_a_new_shape():
         assert same(f(x), np.sin(x) * 2)
 
 
-def test_scalars_leaving_through_side_effects_stay_0d_arrays():
-    # README deviation: only returned values are converted back to NumPy scalars
+def test_scalars_and_0d_arrays_leaving_through_side_effects_are_numpys():
     history = []
+
+    class Box:
+        pass
+
+    box = Box()
 
     @C.compile(backend="eager")
     def f(a):
         history.append(a.mean())
+        box.top = a.max()
+        box.zero = np.zeros(())
         return a.mean()
 
     returned = f(np.arange(4.0))
     assert type(returned) is np.float64 and returned == 1.5
-    assert type(history[0]) is np.ndarray and history[0].shape == () and history[0] == 1.5
+    assert type(history[0]) is np.float64 and history[0] == 1.5
+    assert type(box.top) is np.float64 and box.top == 3.0
+    assert type(box.zero) is np.ndarray and box.zero.shape == ()
 
 
 def test_trace_numpy_false_runs_numpy_eagerly():
