@@ -23,6 +23,7 @@ from ._trace import is_tracing as _tracing
 from . import _dtypes
 from ._ndarray import ndarray, wrap
 from ._normalize import as_tensor, check_out, copy_to_out, normalize_axis_index, normalize_axis_tuple
+from ._sorting import first_true
 
 _NoValue = _np._NoValue
 _SIGN_BIT = -(2**63)
@@ -395,8 +396,14 @@ def running_sum(x, axis, dtype=None):
     xs, rs = (torch.view_as_real(x.resolve_conj()), torch.view_as_real(r)) if x.is_complex() else (x, r)
     if not _tracing(x) and not bool(torch.signbit(xs.narrow(axis, 0, 1)).any()):
         return r
+    # the run is what precedes the first element that is not -0.0: a reduction, where a second scan cost compiled
+    # code 3.5x the plain cumsum (running_mean benchmark: 18.8 against 5.3 ms)
     not_negative_zero = (xs != 0) | ~torch.signbit(xs)
-    r = torch.where(torch.cumsum(not_negative_zero.to(xs.dtype), axis) == 0, xs, rs)
+    n = xs.shape[axis]
+    first = first_true(not_negative_zero, axis, keepdim=True)
+    run = torch.where(not_negative_zero.gather(axis, first), first, n)  # (none: the whole run)
+    at = torch.arange(n, device=xs.device).view([n if d == axis else 1 for d in range(xs.ndim)])
+    r = torch.where(at < run, xs, rs)
     return torch.view_as_complex(r) if x.is_complex() else r
 
 
