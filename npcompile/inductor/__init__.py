@@ -62,12 +62,12 @@ def _exact_int64_to_float32(get_to_dtype_expr):
     (2**60 + 2**36 + 1 gave 2**60; NumPy, eager torch and scalar C++: 2**60 + 2**37).  ATen's generic
     ``VecConvert`` (picked by an ``Enabled`` type no specialization has) casts lane by lane, rounding once."""
 
-    def expr(self, src, dtype, src_dtype, rounding=False):
+    def expr(self, src, dtype, src_dtype, *rest):  # (torch 2.13 adds ``rounding``; 2.11 has no such argument)
         if dtype == torch.float32 and src_dtype == torch.int64 and src.is_vec:
             n, m = self._get_num_vectors(dtype), self._get_num_vectors(src_dtype)
             conv = f"at::vec::VecConvert<float,{n},int64_t,{m},int>::apply({src})"
             return f"at::vec::Vectorized<float>({conv})" if n == 1 else conv
-        return get_to_dtype_expr(self, src, dtype, src_dtype, rounding)
+        return get_to_dtype_expr(self, src, dtype, src_dtype, *rest)
 
     return expr
 
