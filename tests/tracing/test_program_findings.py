@@ -8,6 +8,7 @@ from npcompile import _compile as C
 from npcompile.tracing._dynamo_patch import NESTED_GRAPH_BREAKS
 
 from ..numpy_conformance.harness import assert_matches
+from ..programs.programs import levinson_durbin
 from .conftest import same
 
 
@@ -94,18 +95,7 @@ def test_convolution_with_sliding_windows_is_one_graph():
 def test_negative_step_slices_with_a_loop_counter_compile_once():
     """``r[k:0:-1]`` in a loop over k: the slice's bounds were asked for their exact values (``slice.indices``),
     which compiled the loop body once per k and ran it in NumPy after Dynamo's recompile limit."""
-    def levinson(r):
-        n = r.size - 1
-        y = np.zeros(n)
-        y[0] = -r[1]
-        beta, alpha = 1.0, -r[1]
-        for k in range(1, n):
-            beta = (1 - alpha * alpha) * beta
-            alpha = -(r[k + 1] + np.dot(r[k:0:-1], y[:k])) / beta
-            y[:k] = y[:k] + alpha * y[k - 1::-1]
-            y[k] = alpha
-        return y
-
+    levinson = levinson_durbin
     r = np.concatenate(([1.0], 0.5 ** np.arange(1, 14) * np.linspace(0.5, 1.0, 13)))
     rep = _captured(levinson, r)
     np.testing.assert_allclose(rep.result, levinson(r), rtol=1e-12)
