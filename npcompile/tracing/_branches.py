@@ -40,8 +40,7 @@ def rewrite(fn, compile_body, recorder):
     ``fn`` run in real NumPy when it rebinds an array in place (``a.resize(...)``, ``a.shape = s``: the array
     would have to take other data or layout, which a graph cannot give the array it was handed).
     The source is parsed once, for all three."""
-    if type(fn) is not types.FunctionType or fn.__code__.co_flags & L._NOT_PLAIN or (
-            getattr(fn, "_npc_outlined", False) and not hasattr(fn, "_npc_tree")):  # (a function outline made)
+    if type(fn) is not types.FunctionType or fn.__code__.co_flags & L._NOT_PLAIN or getattr(fn, "_npc_outlined", 0):
         return fn
     try:
         tree = L._function_tree(fn)
@@ -98,7 +97,7 @@ def _source_tree(f):
 
 
 def _named_callees(fn, tree):
-    scope = dict(fn.__globals__)
+    scope = {}  # the closure's values; other names are looked up in fn's globals
     for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
         try:
             scope[name] = cell.cell_contents
@@ -111,7 +110,7 @@ def _named_callees(fn, tree):
         while isinstance(f, ast.Attribute):
             path.append(f.attr)
             f = f.value
-        v = scope.get(f.id) if isinstance(f, ast.Name) else None
+        v = (scope[f.id] if f.id in scope else fn.__globals__.get(f.id)) if isinstance(f, ast.Name) else None
         for attr in reversed(path):
             v = getattr(v, attr, None) if isinstance(v, types.ModuleType) else None
         v = getattr(v, "__npcompile_original__", v)  # a compiled function is traced as its original

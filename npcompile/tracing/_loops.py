@@ -63,8 +63,7 @@ def outline(fn, compile_body, recorder, tree=None):
     compile_body(f) compiles a loop body; recorder() gives the caller's ``explain`` recorder (or None), which
     the bodies share while the loop runs; ``tree``: ``fn``'s parsed source when the caller has it (rewritten
     here)."""
-    if type(fn) is not types.FunctionType or fn.__code__.co_flags & _NOT_PLAIN or (
-            getattr(fn, "_npc_outlined", 0) and not hasattr(fn, "_npc_tree")) \
+    if type(fn) is not types.FunctionType or fn.__code__.co_flags & _NOT_PLAIN or getattr(fn, "_npc_outlined", 0) \
             or _LOOP_OPCODES.isdisjoint(fn.__code__.co_code[::2]):
         return fn
     try:
@@ -566,9 +565,7 @@ def _build(fn, tree, plans, compile_body, recorder):
 
     def make(c, name, qualname, defaults=None):
         c = c.replace(co_name=name, co_qualname=qualname)
-        f = types.FunctionType(c, fn.__globals__, name, defaults, tuple(cells[v] for v in c.co_freevars))
-        f._npc_outlined = True
-        return f
+        return types.FunctionType(c, fn.__globals__, name, defaults, tuple(cells[v] for v in c.co_freevars))
 
     trees = {d.name: d for d in defs}
 
@@ -597,6 +594,7 @@ def _build(fn, tree, plans, compile_body, recorder):
         reason = f"{OUTLINED_LOOP} at line {line}"
         cells[runners[k]] = types.CellType(torch._dynamo.disable(run, reason=reason))
     new = make(codes[tree.name], code.co_name, code.co_qualname, fn.__defaults__)
+    new._npc_outlined = True  # rewritten already (its bodies carry their trees, _npc_tree, and are rewritten)
     new.__kwdefaults__ = fn.__kwdefaults__
     new.__qualname__ = fn.__qualname__
     new.__module__ = fn.__module__
