@@ -614,17 +614,18 @@ def _fit(val: torch.Tensor, shape, message: str, lenient_empty=False) -> torch.T
         raise ValueError(message.format(tuple(val.shape), tuple(shape))) from None
 
 
+def _same_storage(a: torch.Tensor, b: torch.Tensor) -> bool:
+    return a.device == b.device and a.untyped_storage()._cdata == b.untyped_storage()._cdata
+
+
 def _same_view(val: torch.Tensor, dest: torch.Tensor) -> bool:
-    return (val.dtype == dest.dtype and val.shape == dest.shape and val.device == dest.device
-            and val.untyped_storage()._cdata == dest.untyped_storage()._cdata
+    return (val.dtype == dest.dtype and val.shape == dest.shape and _same_storage(val, dest)
             and val.storage_offset() == dest.storage_offset() and val.stride() == dest.stride())
 
 
 def _unaliased(val: torch.Tensor, dest: torch.Tensor) -> torch.Tensor:
     """``val``, copied if it reads the memory being written (``a[1:] = a[:-1]``)."""
-    if val.device == dest.device and val.untyped_storage()._cdata == dest.untyped_storage()._cdata:
-        return val.clone()
-    return val
+    return val.clone() if _same_storage(val, dest) else val
 
 
 # ---------------------------------------------------------------- index arrays and modes
