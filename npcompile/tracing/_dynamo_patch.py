@@ -24,6 +24,7 @@ import functools
 import operator
 import threading
 import types
+import warnings
 from typing import Any
 
 import numpy as _np
@@ -1116,11 +1117,7 @@ def _builder_wrap(self, value):
     if type(value) is not _np.ndarray or self.source is None:
         return _ORIG_BUILDER_WRAP(self, value)
     writeable = value.flags.writeable
-    try:
-        vt = _ORIG_BUILDER_WRAP(self, value)
-    finally:
-        if not writeable:
-            value.flags.writeable = False  # Dynamo sets it, to make its example tensor (and leaves it set)
+    vt = _ORIG_BUILDER_WRAP(self, value if writeable else _writeable_alias(value))
     if isinstance(vt, _NumpyNdarrayVariable):
         from torch._dynamo.guards import GuardBuilder, install_guard
         from torch._dynamo.source import AttrSource
@@ -1133,6 +1130,24 @@ def _builder_wrap(self, value):
         if value.ndim == 0:
             ev.__dict__[ARRAY0D] = True
     return vt
+
+
+def _writeable_alias(a):
+    """A writeable array over the read-only ``a``'s memory, from which Dynamo makes its example tensor: Dynamo
+    sets a read-only array writeable for that (and leaves it so), and fails on one whose flag NumPy will not set (a
+    view made by ``as_strided(..., writeable=False)`` or ``sliding_window_view``, or rebuilt after a graph break by
+    ``readonly_numpy``).  Only its metadata is used: the graph gets the real array at run time and the trace marks
+    it READONLY, so no write reaches it.  One torch cannot view (negative strides) is a graph break, as Dynamo
+    makes for a writeable one."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # torch: "The given NumPy array is not writable"
+            return torch.from_numpy(a).numpy()
+    except (ValueError, TypeError) as e:
+        from torch._dynamo.exc import unimplemented
+
+        unimplemented(gb_type="failed to convert numpy.ndarray to Tensor", context=f"read-only array: {e}",
+                      explanation="torch cannot view this array (negative strides)", hints=[])
 
 
 def _codegen_call(self, value, allow_cache=True):

@@ -351,3 +351,58 @@ def test_results_numpy_makes_read_only(fn):
         with pytest.raises(ValueError, match="read-only"):
             got[0][...] = 1
         assert x.tolist() == [0, 1, 2]
+
+
+# Read-only views used after a graph break: rebuilt read-only there (tracing._dynamo_patch.readonly_numpy), where
+# NumPy will not set their writeable flag again; Dynamo must still take them (_writeable_alias).
+def _window_view_across_break(x):
+    v = np.lib.stride_tricks.sliding_window_view(x, 3)
+    print(end="")
+    return v.sum(axis=1) * 2, v
+
+
+def _strided_view_across_break(x):
+    v = np.lib.stride_tricks.as_strided(x, (2, 3), (x.strides[0], x.strides[0]), writeable=False)
+    print(end="")
+    return v @ x[:3], v
+
+
+def _broadcast_across_break(x):
+    v = np.broadcast_to(x, (2, x.size))
+    print(end="")
+    return v + 1, v
+
+
+def _argument_across_break(x):
+    y = x * 2
+    print(end="")
+    return y + x, x[1:]
+
+
+@pytest.mark.parametrize("fn", [_window_view_across_break, _strided_view_across_break, _broadcast_across_break,
+                                _argument_across_break])
+def test_read_only_view_across_a_break_stays_compiled(fn):
+    make = (lambda: (_ro(np.arange(6.0)),)) if fn is _argument_across_break else (lambda: (np.arange(6.0),))
+    report = npcompile.explain(fn)(*make())
+    assert report.graph_count == 2 and [e.kind for e in report.events] == ["graph_break"], str(report)
+    for _ in range(2):  # traced, then the cached code
+        (x,), (x0,) = make(), make()
+        got, want = report.compiled(x), fn(x0)
+        np.testing.assert_array_equal(got[0], want[0])
+        np.testing.assert_array_equal(got[1], want[1])
+        assert not got[1].flags.writeable
+        with pytest.raises(ValueError, match="read-only"):
+            got[1][0, ...] = 7
+        assert x.tolist() == x0.tolist()
+
+
+def _write_view_after_break(x):
+    v = np.lib.stride_tricks.sliding_window_view(x, 2)
+    print(end="")
+    s = v.sum()
+    v[0, 0] = s  # NumPy: ValueError, nothing written
+    return s
+
+
+def test_write_into_read_only_view_after_a_break():
+    _check(_write_view_after_break, lambda: (np.arange(4.0),))
