@@ -217,11 +217,11 @@ class ufunc:
             device = next((o.device for o in ops if isinstance(o, torch.Tensor)), None)
             cast = []
             for i, op in enumerate(ops):
-                want = _dtypes.to_torch(loop[i])
+                want = _operand_dtype(kernel, _dtypes.to_torch(loop[i]), key[i])
                 if isinstance(op, torch.Tensor):
                     cast.append(op if op.dtype == want else op.to(want))
                     continue
-                v = _weak_scalar(op, loop[i])
+                v = _weak_scalar(op, _dtypes.from_torch(want))
                 if not (scalar_ok and i == nin - 1 and i > 0):
                     v = as_tensor(v).to(device=device, dtype=want)
                 cast.append(v)
@@ -304,8 +304,8 @@ class ufunc:
                 bounds = (-(2**53), 2**53)  # converts exactly to float64, then rounds once like NumPy's
             elif key[i] is not _PY_TYPE[kind]:
                 return  # the scalar needs converting (e.g. a float in a complex loop)
-        casts = tuple((i, _dtypes.to_torch(loop[i])) for i, k in enumerate(key)
-                      if isinstance(k, torch.dtype) and k != _dtypes.to_torch(loop[i]))
+        wants = [_operand_dtype(kernel, _dtypes.to_torch(loop[i]), k) for i, k in enumerate(key)]
+        casts = tuple((i, w) for i, (k, w) in enumerate(zip(key, wants)) if isinstance(k, torch.dtype) and k != w)
         self._plans[key if len(key) > 1 else key[0]] = (casts, _dtypes.to_torch(loop[-1]), kernel, bounds)
 
     def _run(self, ops, loop, kernel=None):
@@ -540,6 +540,17 @@ def _np_multiply(a, b):
     return r if type(r) is _np.ndarray else _np.asarray(r)  # 0-D operands give a NumPy scalar
 
 
+def _operand_dtype(kernel, want, key):
+    """The dtype an operand (of key ``key``: its torch dtype, or its Python type) enters ``kernel`` in: the
+    loop's, except that a kernel in ``_REAL_OK`` takes a real operand of a complex loop as real (cast to the
+    loop's part dtype): NumPy's cast would add a +0 imaginary part, which such a kernel knows and skips (half
+    the products, no fused-sum emulation)."""
+    if kernel in _REAL_OK and want.is_complex and key is not builtins.complex and not (
+            isinstance(key, torch.dtype) and key.is_complex):
+        return want.to_real()
+    return want
+
+
 def _complex_multiply(a, b):
     """NumPy's product (ar*br - ai*bi, ar*bi + ai*br), each part a fused multiply-add (``_fused``).  Eager CPU
     tensors borrow NumPy's loop through zero-copy views, as ``_sqrt`` does: exact (cancelling complex128 parts
@@ -552,9 +563,36 @@ def _complex_multiply(a, b):
             return torch.from_numpy(_np_multiply(a.resolve_conj().numpy(), b.resolve_conj().numpy()))
         except RuntimeError:  # needs grad, or has no plain storage
             pass
+    if not b.is_complex():
+        return _times_real(a if a.is_complex() else a.to(b.dtype.to_complex()), b, real_first=False)
+    if not a.is_complex():
+        return _times_real(b, a)
     ar, br = torch.view_as_real(a.resolve_conj()), torch.view_as_real(b.resolve_conj())
     x, y, u, v = ar[..., 0], ar[..., 1], br[..., 0], br[..., 1]
     return torch.view_as_complex(torch.stack((_fused(x, u, -(y * v)), _fused(x, v, y * u)), -1))
+
+
+def _times_real(z, u, real_first=True):
+    """NumPy's product of complex ``z`` = (x, y) and real ``u`` taken as (u, +0), in its operand order.  With
+    the zero known, each fused part is one product plus a signed zero (or NaN): exact with plain arithmetic,
+    but for a product that underflows, which keeps its own sign where the sum of two zeros would not.
+    The real part is fma(x, u, -(y*0)) either way; the imaginary part fma(u, y, 0*x) with u first, else
+    fma(x, 0, y*u) = x*0 + y*u (already rounded, so no exception)."""
+    zr = torch.view_as_real(z.resolve_conj())
+    x, y = zr[..., 0], zr[..., 1]
+    re = _fma_signed_zero(x, u, -(y * 0.0))
+    im = _fma_signed_zero(u, y, x * 0.0) if real_first else x * 0.0 + y * u
+    return torch.view_as_complex(torch.stack((re, im), -1))
+
+
+def _fma_signed_zero(x, y, z):
+    """fma(x, y, z) for a ``z`` that is +-0 or NaN."""
+    p = x * y
+    s = p + z
+    return torch.where((s == 0) & (x != 0) & (y != 0), p, s)
+
+
+_REAL_OK = frozenset({_complex_multiply})
 
 
 def _complex_square(a):
