@@ -16,7 +16,7 @@ import operator
 
 import numpy as _np
 import torch
-from torch.fx.experimental.symbolic_shapes import guard_or_false
+from torch.fx.experimental.symbolic_shapes import guard_or_false, guard_or_true
 
 from .._errors import UnsupportedFeature
 from . import _dtypes
@@ -213,9 +213,27 @@ def _simple(t: torch.Tensor, index) -> int:
 
 
 def _check_int(i, n, axis):
-    if not -n <= i < n:
-        raise IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
+    if type(n) is not torch.SymInt and type(i) is not torch.SymInt:
+        if not -n <= i < n:
+            raise IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
+        return i
+    for ok in (-n <= i, i < n):
+        if guard_or_false(ok):
+            continue
+        if not guard_or_true(ok):
+            raise IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
+        # a size known only when the code runs (``np.flatnonzero(m)[0]``): checked then, by an assert that
+        # Inductor keeps (it drops _check's, see inductor's scalar_asserts)
+        torch._check_index(ok)
+        torch._assert_async(torch.scalar_tensor(ok, dtype=torch.bool), f"index {i} is out of bounds for axis {axis}")
     return i
+
+
+def _empty(t: torch.Tensor) -> bool:
+    """``t`` holds no elements; a traced size known only when the code runs (``x[np.flatnonzero(m)]``) counts as
+    not empty, so the compiled indexing checks the bounds."""
+    n = t.numel()
+    return n == 0 if type(n) is builtins.int else guard_or_false(n == 0)
 
 
 def _positive_slice(s: slice, n):
@@ -289,7 +307,7 @@ def getitem(a: ndarray, index):
     if p.flips:
         v = _flip(v, p.flips)
     if p.adv:
-        if not t.is_cpu or not t.numel():  # (not t.device.type: that builds a device object, ~0.3us per call)
+        if not t.is_cpu or _empty(t):  # (not t.device.type: that builds a device object, ~0.3us per call)
             p.check_bounds()  # elsewhere torch's own check is a device-side assert; on empty data there is none
         try:
             return wrap(_gather(v, p))
@@ -311,7 +329,7 @@ def _one_array(t: torch.Tensor, i: torch.Tensor):
         if i.shape != t.shape[:i.ndim]:
             return None
         return _masked(t, i)
-    elif i.dtype is not torch.int64 or not t.is_cpu or not t.numel():  # (torch checks no bounds on empty data)
+    elif i.dtype is not torch.int64 or not t.is_cpu or _empty(t):  # (torch checks no bounds on empty data)
         return None
     try:
         return t[i]
@@ -333,16 +351,22 @@ def _moved(t, f):
 def _gather(v: torch.Tensor, p: _Plan) -> torch.Tensor:
     if len(p.adv) == 1 and p.adjacent:  # one advanced index, no integers apart: torch places it as NumPy does
         first, i, _ = p.adv[0]
-        return _moved(v, lambda m: m[(slice(None),) * first + (i,)] if first else m[i])
+        return _moved(v, lambda m: _index(m, (None,) * first + (i,)))
     adv_dims, rest = _split_dims(v, p)
     order = adv_dims + rest
     idx = tuple(i for _, i, _ in p.adv)
-    r = _moved(v, lambda m: (m if order == sorted(order) else m.permute(order))[idx])
+    r = _moved(v, lambda m: _index(m if order == sorted(order) else m.permute(order), idx))
     nb = r.ndim - len(rest)
     first = p.adv[0][0]
     if p.adjacent and first and nb:
         r = r.movedim(tuple(range(nb)), tuple(range(first, first + nb)))
     return r
+
+
+def _index(m: torch.Tensor, idx: tuple) -> torch.Tensor:
+    """``m[idx]`` for index tensors (None: a whole dim), as aten.index: torch's ``[]`` reads a 0-d index as a
+    Python int, which traced (``y[np.argmax(x)]``) asks for its value: a graph break."""
+    return torch.ops.aten.index.Tensor(m, list(idx))
 
 
 def _split_dims(v, p):

@@ -68,7 +68,7 @@ def test_masked_assignment_of_a_wrong_length_still_raises():
     x, y = np.array([1.0, 2.0, 3.0]), np.array([1.0, 2.0, -1.0])
     with pytest.raises(ValueError):
         f(x.copy(), y)
-    with pytest.raises((ValueError, RuntimeError)):  # compiled, the check runs in the graph: a RuntimeError
+    with pytest.raises(ValueError):  # compiled, the check runs in the graph and raises NumPy's error
         C.compile(f, backend="aot_eager")(x.copy(), y)
 
 
@@ -137,3 +137,42 @@ def test_a_loop_nested_in_an_outlined_loop_is_not_unrolled():
         assert same(rep.result, nested(u, 2))
         counts.append(rep.op_count)
     assert counts[1] <= counts[0], counts  # (the first compiles a graph more: its inner body static, then dynamic)
+
+
+def _pick_at_argmax(x, y):
+    return y[np.argmax(x)], y[np.argmin(x), 1:], y[1:, np.argmax(x)]
+
+
+def _first_nonzero(hist, cdf):  # histogram equalisation's cdf_min
+    return cdf[np.flatnonzero(hist)[0]], cdf[np.flatnonzero(hist)[-1]]
+
+
+def _reorder_picked(x):  # find_peaks_masks: sort the picked positions by height
+    idx = np.flatnonzero(x > 0)
+    return idx[np.argsort(-x[idx], kind="stable")]
+
+
+@pytest.mark.parametrize("fn, args", [
+    (_pick_at_argmax, (np.array([1.0, 3.0, -2.0, 0.0]), np.arange(16.0).reshape(4, 4))),
+    (_first_nonzero, (np.array([0, 0, 3, 1, 0]), np.arange(5.0))),
+    (_reorder_picked, (np.array([0.5, -1.0, 2.0, 0.1, -0.3]),)),
+])
+def test_an_index_known_only_when_the_code_runs_is_one_graph(fn, args):
+    """``y[np.argmax(x)]`` (torch's ``[]`` reads a 0-d index as a Python int: its value was asked for) and
+    ``x[np.flatnonzero(m)[0]]`` (the bounds of [0] on a length known only at run time): graph breaks, NumPy ran."""
+    rep = _captured(fn, *args)
+    assert rep.graph_count == 1 and not rep.graph_breaks
+    assert same(rep.result, fn(*args))
+
+
+@pytest.mark.parametrize("backend", ["aot_eager", pytest.param("inductor", marks=pytest.mark.inductor)])
+def test_an_index_out_of_a_run_time_length_still_raises(backend):
+    """NumPy raises IndexError; compiled, the bounds check runs in the graph (a RuntimeError), under Inductor too,
+    which drops the runtime asserts of torch._check (inductor's scalar_asserts): it read past the buffer."""
+    hist, cdf = np.array([0, 0, 3, 1, 0]), np.arange(5.0)
+    f = C.compile(_first_nonzero, backend=backend)
+    assert same(f(hist, cdf), _first_nonzero(hist, cdf))
+    with pytest.raises(IndexError):
+        _first_nonzero(np.zeros(5, np.int64), cdf)
+    with pytest.raises(RuntimeError):
+        f(np.zeros(5, np.int64), cdf)
