@@ -375,8 +375,9 @@ class _Backend:
 
 
 def _has_checks(gm) -> bool:
-    """Whether the graph calls numpy.linalg or a power (``**``, ``np.power`` and its methods), whose data checks
-    become assertions (``linalg._fail_if``, ``_ufuncs._int_power``)."""
+    """Whether the graph calls numpy.linalg, a power (``**``, ``np.power`` and its methods) or an item assignment,
+    whose data checks become assertions (``linalg._fail_if``, ``_ufuncs._int_power``, a masked assignment's
+    length in ``_indexing._assign_mask_traced``)."""
     from ._numpy import linalg, power
 
     exported = vars(linalg)
@@ -386,7 +387,8 @@ def _has_checks(gm) -> bool:
         f = getattr(n.target, "f", None)
         if f is not None and (exported.get(getattr(f, "__name__", None)) is f or getattr(f, "__self__", f) is power):
             return True
-        if getattr(n.target, "op", None) in (operator.pow, operator.ipow):
+        if getattr(n.target, "op", None) in (operator.pow, operator.ipow) \
+                or getattr(n.target, "method", None) == "__setitem__":
             return True
     return False
 

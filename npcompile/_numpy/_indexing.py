@@ -18,7 +18,7 @@ import numpy as _np
 import torch
 from torch.fx.experimental.symbolic_shapes import guard_or_false, guard_or_true
 
-from .._errors import UnsupportedFeature
+from .._errors import VALUE_TAG, UnsupportedFeature
 from . import _dtypes
 from ._trace import is_tracing
 from ._ndarray import ndarray, view_of, wrap
@@ -465,7 +465,7 @@ def _assign_mask_traced(t: torch.Tensor, m: torch.Tensor, value) -> bool:
     position (``z[m] = z[m] ** 2 + c[m]``).  The mask's count is data-dependent: matching the value's length against
     it is a decision the trace cannot make (a graph break, then NumPy).  Instead each position takes the value's
     row at its running count (a ``where`` over ``t``), and the compiled code checks that the value has as many rows
-    as the mask picks, or one (a RuntimeError there, where NumPy raises ValueError)."""
+    as the mask picks, or one (raised as NumPy's ValueError, ``_errors.VALUE_TAG``)."""
     rest = t.shape[m.ndim:]
     if not is_tracing(m) or m.shape != t.shape[:m.ndim] or not m.numel():
         return False
@@ -478,8 +478,8 @@ def _assign_mask_traced(t: torch.Tensor, m: torch.Tensor, value) -> bool:
         return False
     k = val.shape[0]
     counts = torch.cumsum(m.reshape(-1).to(torch.int64), 0)
-    torch._assert_async((counts[-1] - k) * (k - 1) == 0, "boolean index assignment: the value has neither one row "
-                                                          "nor one per True element of the mask")
+    torch._assert_async((counts[-1] - k) * (k - 1) == 0, VALUE_TAG + "NumPy boolean array indexing assignment "
+                        "cannot assign the input values: the value has neither one row nor one per True element")
     val = torch.cat([val, val.new_zeros((1, *rest))])  # a row to read where the mask picks nothing (k = 0)
     rows = val.index_select(0, (counts - 1).clamp(min=0) % torch.sym_max(k, 1)).reshape(t.shape)
     t.copy_(torch.where(m.reshape(m.shape + (1,) * len(rest)), rows.to(t.dtype), t))
