@@ -806,9 +806,22 @@ def _quiet_errstate(kwargs):
     return None
 
 
+def _no_torch_function_argument(name, args, kwargs):
+    """``np.vectorize(math.erf)``: Dynamo holds ``math``'s functions as torch functions, whose value would be an
+    argument of the graph node, which fx cannot record (the whole function failed to compile); the call runs in
+    real NumPy instead, as with any other Python function argument."""
+    from torch._dynamo.exc import unimplemented
+    from torch._dynamo.variables.torch import BaseTorchVariable
+
+    if any(isinstance(v.realize(), BaseTorchVariable) for v in (*args, *kwargs.values())):
+        unimplemented(gb_type="Failed to convert args/kwargs to proxy", context=name, hints=[],
+                      explanation=f"a Python function passed to {name} runs with the call in real NumPy")
+
+
 def _numpy_var_call_function(self, tx, args, kwargs):
     if not isinstance(self.value, type) and not _can_constant_fold_through(None, shim_function_for(self.value)):
         _break_in_try(tx, getattr(self.value, "__name__", "a NumPy function"))
+    _no_torch_function_argument(getattr(self.value, "__name__", "a NumPy function"), args, kwargs)
     if self.value is _np.polynomial.Polynomial and _traced(self.value):
         return PolynomialVariable.construct(tx, "__init__", args, kwargs)
     if self.value is _np.random.default_rng and _traced(self.value):

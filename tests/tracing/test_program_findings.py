@@ -176,3 +176,21 @@ def test_an_index_out_of_a_run_time_length_still_raises(backend):
         _first_nonzero(np.zeros(5, np.int64), cdf)
     with pytest.raises(RuntimeError):
         f(np.zeros(5, np.int64), cdf)
+
+
+def test_vectorize_of_a_math_function_runs_only_the_call_in_numpy():
+    """``np.vectorize(math.erf)`` (black_scholes_math_erf): Dynamo holds ``math.erf`` as a torch function and put it
+    into the graph node as an argument, which fx cannot record: the whole function ran in NumPy."""
+    import math
+
+    def prices(s, t):
+        ncdf = np.vectorize(lambda z: 0.5 * (1.0 + math.erf(z / math.sqrt(2.0))), otypes=[np.float64])
+        erf = np.vectorize(math.erf, otypes=[np.float64])
+        d = np.log(s) / np.sqrt(t)
+        return s * ncdf(d) - np.exp(-t) * erf(d)
+
+    s, t = np.linspace(0.5, 2.0, 7), np.linspace(0.1, 1.0, 7)
+    rep = C.explain(prices, backend="aot_eager")(s, t)
+    assert same(rep.result, prices(s, t))
+    assert "frame" not in {e.feature for e in rep.fallbacks}, rep  # only the vectorize calls run in NumPy
+    assert rep.graph_count >= 2
