@@ -287,24 +287,33 @@ def _svd(a, full_matrices, failure="SVD did not converge", hermitian=False):
         order = w.abs().argsort(-1, descending=True)
         w, u = w.gather(-1, order), u.gather(-1, order[..., None, :].expand(u.shape))
         return u, w.abs(), (u * torch.sgn(w).to(u.dtype)[..., None, :]).mH
+    _fail_if(~torch.isfinite(a), failure)
     try:
-        u, s, vh = torch.linalg.svd(a, full_matrices=full_matrices)
+        u, s, vh = torch.linalg.svd(_zero_non_finite(a), full_matrices=full_matrices)
     except torch.linalg.LinAlgError:
         raise LinAlgError(failure) from None
-    _fail_if(~torch.isfinite(s), failure)
     return u, s, vh
 
 
+def _zero_non_finite(a):
+    """``a`` with NaNs and infinities zeroed, for torch's SVD: it raises its own error on them, also in compiled code
+    (where the traced check, ``_fail_if``, cannot come first)."""
+    return torch.where(torch.isfinite(a), a, 0)
+
+
 def _singular_values(a, hermitian=False):
+    """Singular values, descending.  A matrix with infinities (and no NaN) has NaN ones, as NumPy returns them:
+    LAPACK scales it by its infinite norm, which leaves NaNs and zeros; torch refuses such input.  (U and Vh of
+    such a matrix are LAPACK's accident, NaN or a LinAlgError by size and values: ``_svd`` raises.)"""
     if hermitian:
         _stacked_square(a)
         return _eigh(a, vectors=False).abs().sort(-1, descending=True).values
+    _fail_if(torch.isnan(a), "SVD did not converge")
     try:
-        s = torch.linalg.svdvals(a)
+        s = torch.linalg.svdvals(_zero_non_finite(a))
     except torch.linalg.LinAlgError:
         raise LinAlgError("SVD did not converge") from None
-    _fail_if(~torch.isfinite(s), "SVD did not converge")
-    return s
+    return torch.where(torch.isinf(a).flatten(-2).any(-1, keepdim=True), math.nan, s)
 
 
 @normalizer

@@ -539,6 +539,19 @@ def test_cond_of_singular_and_nan(p):
         assert_matches(lambda xp, a: xp.linalg.cond(a, p), a)
 
 
+@pytest.mark.parametrize("call", [lambda xp, a: xp.linalg.svd(a, compute_uv=False), lambda xp, a: xp.linalg.svdvals(a),
+                                  lambda xp, a: xp.linalg.matrix_rank(a), lambda xp, a: xp.linalg.matrix_rank(a, 0.5),
+                                  lambda xp, a: xp.linalg.cond(a), lambda xp, a: xp.linalg.cond(a, -2)])
+def test_singular_values_of_a_matrix_with_infinities_are_nan(call):
+    """LAPACK scales a matrix with infinities by its infinite norm: NumPy's singular values are NaN (a rank of 0, a
+    condition number of inf), where torch refused the input (LinAlgError); a NaN still raises."""
+    stack = numpy.array([[[1.0, numpy.inf], [2.0, 3.0]], [[1.0, 2.0], [3.0, 4.0]], [[-numpy.inf, 1], [2, numpy.inf]]])
+    complex_inf = stack[:2] + numpy.array([[0, complex(0, numpy.inf)], [0, 0]])
+    for a in (stack, stack[0], stack[:, :, :1], stack.astype(numpy.float32), stack * (1 - 1j), complex_inf,
+              numpy.array([[numpy.inf, 0], [0, numpy.nan]])):
+        assert_matches(call, a)
+
+
 # ---------------------------------------------------------------- the array API names
 
 
