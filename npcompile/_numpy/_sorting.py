@@ -13,7 +13,6 @@ import operator
 import numpy as _np
 import torch
 
-from .._errors import UnsupportedFeature
 from . import _dtypes
 from ._indexing import _eager, _moved, _to_out
 from ._ndarray import ndarray, wrap
@@ -187,10 +186,20 @@ def searchsorted(a, v, side="left", sorter=None):
         except IndexError:  # (eager: torch checks the indices; NumPy checks those its search reads)
             raise ValueError("Sorter index out of range.") from None
     td = _dtypes.to_torch(_dtypes.promote_types(_dtypes.from_torch(ta.dtype), _dtypes.from_torch(tv.dtype)))
-    if td.is_complex:
-        raise UnsupportedFeature("searchsorted on complex values")
-    ka, kv = _int_key(ta.to(td)), _int_key(tv.to(td))
+    ka, kv = _complex_ranks(ta.to(td), tv.to(td)) if td.is_complex else (_int_key(ta.to(td)), _int_key(tv.to(td)))
     return wrap(search(ka, kv.reshape(-1), right=side == "right").reshape(tv.shape))
+
+
+def _complex_ranks(a, v):
+    """Integers ordered as NumPy orders the complex values of ``a`` and ``v`` together (their dense ranks in one
+    sort: equal numbers, NaN classes included, share a rank), for torch's searchsorted, which orders no complex."""
+    u = torch.cat([a.reshape(-1), v.reshape(-1)])
+    order = _argsort(u, 0)
+    s = u[order]
+    keys = torch.stack([_int_key(s.real), _int_key(s.imag)])  # (NaNs equal, -0.0 == 0.0)
+    new = torch.cat([keys.new_ones(min(u.numel(), 1), dtype=torch.bool), (keys[:, 1:] != keys[:, :-1]).any(0)])
+    ranks = torch.empty_like(order).scatter_(0, order, torch.cumsum(new, 0))
+    return ranks[:a.numel()], ranks[a.numel():]
 
 
 def _arg(t: torch.Tensor, axis, keepdims, largest: bool, name: str):

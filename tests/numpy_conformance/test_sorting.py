@@ -7,7 +7,6 @@ import pytest
 from hypothesis import given, strategies as st
 
 import npcompile._numpy as shim
-from npcompile._errors import UnsupportedFeature
 from tests.numpy_conformance.harness import assert_matches, to_shim
 from tests.numpy_conformance.strategies import ALL, arrays, dtypes, shapes
 
@@ -113,11 +112,12 @@ def test_partition_arguments(kth, kw):
     assert_matches(lambda xp, a: xp.partition(a, 0), numpy.zeros(0))
 
 
-@given(data=st.data(), a=small_values(dtypes(NONCOMPLEX), shapes(min_dims=1, max_dims=1, max_side=8)))
+@given(data=st.data(), a=small_values(dtypes(ALL), shapes(min_dims=1, max_dims=1, max_side=8)))
 def test_searchsorted(data, a):
+    """Complex values too, in NumPy's order (real part, then imaginary, NaNs last by class)."""
     srt = numpy.sort(a)
-    v = data.draw(st.one_of(small_values(dtypes(NONCOMPLEX), shapes(max_dims=2, max_side=4)),
-                            st.integers(-5, 300), st.floats(allow_nan=True), st.booleans()))
+    v = data.draw(st.one_of(small_values(dtypes(ALL), shapes(max_dims=2, max_side=4)), st.integers(-5, 300),
+                            st.floats(allow_nan=True), st.complex_numbers(allow_nan=True), st.booleans()))
     side = data.draw(st.sampled_from(["left", "right"]))
     assert_matches(lambda xp, s, v: xp.searchsorted(s, v, side=side), srt, v)
     sorter = numpy.argsort(a, kind="stable")
@@ -132,8 +132,19 @@ def test_searchsorted_arguments():
     assert_matches(lambda xp, a: xp.searchsorted(a, 1), numpy.array(1))
     assert_matches(lambda xp, a: xp.searchsorted(a, 300), numpy.array([1, 2, 200], numpy.uint8))
     assert_matches(lambda xp, a: xp.searchsorted(a, 1.5), numpy.array([1, 2, 3], numpy.int8))
-    with pytest.raises(UnsupportedFeature):
-        shim.searchsorted(shim.asarray(numpy.array([1 + 1j, 2])), 1 + 2j)
+
+
+def test_searchsorted_of_complex_orders_nan_classes_and_signed_zeros_as_numpy():
+    parts = (-numpy.inf, -1.0, -0.0, 0.0, 2.0, numpy.inf, numpy.nan)
+    values = numpy.array([complex(r, i) for r in parts for i in parts])
+    for side in ("left", "right"):
+        assert_matches(lambda xp, a, v: xp.searchsorted(a, v, side=side), numpy.sort(values), values)
+        assert_matches(lambda xp, a, v: xp.searchsorted(a, v, side=side), numpy.sort(values[::3]).astype("F"),
+                       values[::2].reshape(5, 5))
+        assert_matches(lambda xp, a, v, o: xp.searchsorted(a, v, side=side, sorter=o), values,
+                       numpy.array([1.5, 0, -0.0]), numpy.argsort(values))
+    assert_matches(lambda xp, a: xp.searchsorted(a, 1 + 2j), numpy.array([1, 2, 3]))
+    assert_matches(lambda xp, a: xp.searchsorted(a, numpy.zeros(0, complex)), numpy.zeros(0))
 
 
 @given(a=small_values(dtypes(ALL), shapes(max_dims=2, max_side=4)))
