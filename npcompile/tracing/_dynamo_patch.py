@@ -330,6 +330,8 @@ def _to_tensor(x):
     tx = type(x)
     if tx is list or tx is tuple:
         return tx(_to_tensor(v) for v in x)
+    if isinstance(x, tuple) and hasattr(tx, "_fields"):  # NumPy's named results (SVDResult, EighResult...)
+        return tx(*(_to_tensor(v) for v in x))
     return x
 
 

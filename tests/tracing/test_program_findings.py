@@ -194,3 +194,21 @@ def test_vectorize_of_a_math_function_runs_only_the_call_in_numpy():
     assert same(rep.result, prices(s, t))
     assert "frame" not in {e.feature for e in rep.fallbacks}, rep  # only the vectorize calls run in NumPy
     assert rep.graph_count >= 2
+
+
+def _pca(x):
+    xc = x - x.mean(axis=0)
+    u, s, vt = np.linalg.svd(xc, full_matrices=False)
+    return s, np.abs(vt), np.linalg.eigh(xc.T @ xc).eigenvalues, np.linalg.qr(xc)[1].shape
+
+
+def test_linalg_named_results_are_one_graph():
+    """pca_svd: svd, eigh, qr and slogdet return NumPy's named tuples (SVDResult...), which the graph node gave
+    back holding shim arrays instead of tensors: a graph break after every such call."""
+    x = np.random.default_rng(0).standard_normal((9, 4))
+    rep = _captured(_pca, x)
+    assert rep.graph_count == 1 and not rep.graph_breaks
+    assert same(rep.result, _pca(x))
+    whole = _captured(lambda a: np.linalg.slogdet(a.T @ a), x)
+    assert whole.graph_count == 1 and type(whole.result) is type(np.linalg.slogdet(x.T @ x))
+    assert same(tuple(whole.result), tuple(np.linalg.slogdet(x.T @ x)))
