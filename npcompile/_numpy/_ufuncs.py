@@ -592,7 +592,6 @@ def _fma_signed_zero(x, y, z):
     return torch.where((s == 0) & (x != 0) & (y != 0), p, s)
 
 
-_REAL_OK = frozenset({_complex_multiply})
 
 
 def _complex_square(a):
@@ -737,7 +736,17 @@ def _u64_power(a, b):
 
 def _complex_divide(a, b):
     """NumPy's complex division: Smith's method, scaling by the larger part of the divisor; a zero divisor
-    gives the parts divided by zero (inf or nan)."""
+    gives the parts divided by zero (inf or nan).  A real divisor (``_REAL_OK``) is the real part's branch with
+    the +0 imaginary part put in (a real NaN takes the other branch there, which gives NaN as well)."""
+    if not a.is_complex():
+        a = a.to(b.dtype if b.is_complex() else b.dtype.to_complex())
+    if not b.is_complex():
+        u, x, y = b, a.real, a.imag
+        rat = 0.0 / u
+        scl = 1.0 / (u + 0.0 * rat)
+        zero = u == 0
+        return torch.complex(torch.where(zero, x / u.abs(), (x + y * rat) * scl),
+                             torch.where(zero, y / u.abs(), (y - x * rat) * scl))
     ar, ai, br, bi = a.real, a.imag, b.real, b.imag
     real_big = br.abs() >= bi.abs()
     zero = (br == 0) & (bi == 0)
@@ -748,6 +757,9 @@ def _complex_divide(a, b):
     re = torch.where(zero, ar / br.abs(), re)
     im = torch.where(zero, ai / br.abs(), im)
     return torch.complex(re, im)
+
+
+_REAL_OK = frozenset({_complex_multiply, _complex_divide})
 
 
 def _complex_power(a, b):

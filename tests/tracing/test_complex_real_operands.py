@@ -1,6 +1,7 @@
-"""A complex array times a real one: the shim multiplies by the real operand as such (NumPy's cast would add a +0
-imaginary part, which the kernel knows), in both operand orders, bit for bit as NumPy's fused complex multiply
-does (zero signs, an underflowing product, inf and NaN parts)."""
+"""A complex array times or divided by a real one: the shim's kernels take the real operand as such (NumPy's cast
+would add a +0 imaginary part, which the kernels know), in both operand orders, bit for bit as NumPy's fused
+complex multiply and its complex division do (zero signs, an underflowing product, inf and NaN parts, zero
+divisors)."""
 
 import itertools
 import warnings
@@ -38,16 +39,19 @@ def _numpy(f, *args):
 
 
 @pytest.mark.parametrize("cdt", [np.complex64, np.complex128])
-def test_torch_formula_matches_numpy_in_both_orders(cdt):
+def test_torch_formulas_match_numpy_in_both_orders(cdt):
     """The kernel's formula in eager torch arithmetic (the path traced code and other devices take)."""
     z, u = _operands(cdt)
     tz, tu = torch.from_numpy(z), torch.from_numpy(u)
     _same_bits(_ufuncs._times_real(tz, tu, real_first=False), _numpy(np.multiply, z, u))
     _same_bits(_ufuncs._times_real(tz, tu), _numpy(np.multiply, u, z))
+    _same_bits(_ufuncs._complex_divide(tz, tu), _numpy(np.divide, z, u))
+    _same_bits(_ufuncs._complex_divide(tu, tz), _numpy(np.divide, u, z))
 
 
 def _products(z, u, i, z32):
-    return z * u, u * z, z * i, 2.5 * z, z * -0.0, z32 * u, z32 * 3
+    return (z * u, u * z, z * i, 2.5 * z, z * -0.0, z32 * u, z32 * 3,
+            z / u, u / z, z / i, z / 2.5, 1 / z, z / -0.0, z32 / u, z32 / 3)
 
 
 def test_dispatch_keeps_numpy_dtypes_and_values():
@@ -65,11 +69,11 @@ def test_dispatch_keeps_numpy_dtypes_and_values():
 
 @pytest.mark.inductor
 def test_inductor_keeps_the_zero_products():
-    """Inductor must not fold x * 0.0 away (inf * 0 is NaN, -1 * 0 is -0)."""
+    """Inductor must not fold x * 0.0 or 0.0 / u away (inf * 0 is NaN, -1 * 0 is -0)."""
     z, u = _operands(np.complex128)
-    f = C.compile(lambda z, u: (z * u, u * z))
+    f = C.compile(lambda z, u: (z * u, u * z, z / u))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         got = f(z, u)
-    _same_bits(got[0], _numpy(np.multiply, z, u))
-    _same_bits(got[1], _numpy(np.multiply, u, z))
+    for g, w in zip(got, _numpy(lambda: (z * u, u * z, z / u))):
+        _same_bits(g, w)
