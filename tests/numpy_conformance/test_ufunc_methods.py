@@ -108,7 +108,7 @@ def test_accumulate_forms():
 
 @st.composite
 def reduceat_case(draw):
-    a = small_values(draw(arrays(dtypes(REAL), shapes(min_dims=1, max_dims=3, min_side=1, max_side=6),
+    a = small_values(draw(arrays(dtypes(ALL), shapes(min_dims=1, max_dims=3, min_side=1, max_side=6),
                                  finite=True)))
     axis = draw(st.integers(-a.ndim, a.ndim - 1))
     n = a.shape[axis]
@@ -116,7 +116,8 @@ def reduceat_case(draw):
     return a, idx, axis
 
 
-@given(reduceat_case(), st.sampled_from(["add", "multiply", "maximum", "minimum", "bitwise_xor", "subtract"]))
+@given(reduceat_case(), st.sampled_from(["add", "multiply", "maximum", "minimum", "bitwise_xor", "subtract",
+                                         "logical_and", "hypot", "divide"]))
 def test_reduceat(case, name):
     a, idx, axis = case
     assert_matches(lambda xp, a: getattr(xp, name).reduceat(a, idx, axis=axis), a, **loose(a))
