@@ -708,7 +708,8 @@ def bincount(x, /, weights=None, minlength=0):
     if not _np.can_cast(_dtypes.from_torch(t.dtype), _np.intp, "same_kind"):
         raise TypeError(f"Cannot cast array data from {_dtypes.from_torch(t.dtype)!r} to dtype('int64') according "
                         "to the rule 'safe'")
-    minlength = operator.index(minlength)
+    if type(minlength) is not torch.SymInt:
+        minlength = operator.index(minlength)
     if minlength < 0:
         raise ValueError("'minlength' must not be negative")
     t = t.to(torch.int64)
@@ -723,8 +724,10 @@ def bincount(x, /, weights=None, minlength=0):
             raise TypeError(f"Cannot cast array data from {_dtypes.from_torch(w.dtype)!r} to dtype('float64') "
                             "according to the rule 'safe'")
         w = w.to(torch.float64)
-    if not (t.is_cpu and t.numel() >= _CHUNKED_MIN):
+    if not (t.is_cpu and t.numel() >= _CHUNKED_MIN) and type(minlength) is not torch.SymInt:
         return wrap(torch.bincount(t, w, minlength))
+    # (a traced minlength known only when the code runs, ``minlength=np.unique(k).size``: torch.bincount would
+    # ask for its value)
     # the bin count depends on the values: traced, an op whose output size is data-dependent, as torch.bincount
     return wrap(_bincount_op(t, w, minlength) if _tracing(t) else _bincount_chunked(t, w, minlength))
 
@@ -741,7 +744,7 @@ def _bincount_op(t: torch.Tensor, w: torch.Tensor | None, minlength: int) -> tor
 
 @_bincount_op.register_fake
 def _(t, w, minlength):
-    size = torch.library.get_ctx().new_dynamic_size(min=minlength)
+    size = torch.library.get_ctx().new_dynamic_size(min=minlength if type(minlength) is int else 0)
     return t.new_empty(size, dtype=torch.int64 if w is None else torch.float64)
 
 

@@ -212,3 +212,17 @@ def test_linalg_named_results_are_one_graph():
     whole = _captured(lambda a: np.linalg.slogdet(a.T @ a), x)
     assert whole.graph_count == 1 and type(whole.result) is type(np.linalg.slogdet(x.T @ x))
     assert same(tuple(whole.result), tuple(np.linalg.slogdet(x.T @ x)))
+
+
+def _group_sums(keys, values):
+    uniq, inv, counts = np.unique(keys, return_inverse=True, return_counts=True)
+    return np.bincount(inv, weights=values, minlength=uniq.size) / counts, np.bincount(inv, minlength=uniq.size + 2)
+
+
+def test_bincount_with_a_run_time_minlength_is_one_graph():
+    """groupby_unique: ``minlength=uniq.size`` is known only when the code runs; torch.bincount asked for its value
+    (a graph break, NumPy ran the rest)."""
+    keys, values = np.array([30, 10, 30, 20, 10, 30]), np.arange(6.0)
+    rep = _captured(_group_sums, keys, values)
+    assert rep.graph_count == 1 and not rep.graph_breaks
+    assert same(rep.result, _group_sums(keys, values))
