@@ -70,6 +70,7 @@ _from_numpy = torch.from_numpy
 _Tensor = torch.Tensor
 _tf_stack_len = torch._C._len_torch_function_stack
 _ndarray = _np.ndarray
+_assert_scalar = torch.ops.aten._assert_scalar.default
 
 # NumPy dtypes that have a torch twin: arrays of these cross into the graph as tensors.  Anything else
 # (datetime64, str, object, structured, longdouble, non-native byte order...) is passed as is, and Dynamo
@@ -377,7 +378,8 @@ class _Backend:
 def _has_checks(gm) -> bool:
     """Whether the graph calls numpy.linalg, a power (``**``, ``np.power`` and its methods) or an item assignment,
     whose data checks become assertions (``linalg._fail_if``, ``_ufuncs._int_power``, a masked assignment's
-    length in ``_indexing._assign_mask_traced``)."""
+    length in ``_indexing._assign_mask_traced``), or asserts on sizes that depend on the data (torch's, see
+    ``_errors.numpy_error``)."""
     from ._numpy import linalg, power
 
     exported = vars(linalg)
@@ -388,7 +390,7 @@ def _has_checks(gm) -> bool:
         if f is not None and (exported.get(getattr(f, "__name__", None)) is f or getattr(f, "__self__", f) is power):
             return True
         if getattr(n.target, "op", None) in (operator.pow, operator.ipow) \
-                or getattr(n.target, "method", None) == "__setitem__":
+                or getattr(n.target, "method", None) == "__setitem__" or n.target is _assert_scalar:
             return True
     return False
 
@@ -431,6 +433,9 @@ def _dynamo_config_patch(fullgraph: bool):
         "trace_numpy": bool(config.trace_numpy),
         "suppress_errors": bool(config.suppress_errors) and not fullgraph,
         "capture_dynamic_output_shape_ops": bool(config.capture_dynamic_output_shape_ops),
+        # An integer read from an array (a slice bound ``a[p[i]:p[i + 1]]``, tracing._dynamo_patch._slice_init) is
+        # a data-dependent value in the graph; without, it is a break Dynamo cannot resume from (frame in NumPy).
+        "capture_scalar_outputs": True,
     }
     if _patch.NESTED_GRAPH_BREAKS:
         # A graph break inside a called function resumes in place instead of splitting at the outermost call

@@ -1,5 +1,7 @@
 """Exceptions shared by every part of npcompile."""
 
+import re
+
 
 class UnsupportedFeature(NotImplementedError):
     """A NumPy feature the torch-backed shim does not model (strings, object dtypes, ...).
@@ -20,9 +22,19 @@ LINALG_TAG = "numpy.linalg.LinAlgError: "
 VALUE_TAG = "numpy ValueError: "
 
 
+# Torch's own runtime assertion that two sizes depending on the data agree (``a[p[0]:p[1]] @ b[p[0]:p[1]]`` of
+# arrays of different lengths, ``x[x > 0] + y[y > 0]``): Inductor raises the bare expression, eager code says
+# "Runtime assertion failed for expression Eq(u2, u6) ...".  NumPy raises ValueError for such operands.
+_SIZES_AGREE = re.compile(r"(?:^|expression )(Eq\(u\d+, [^)]*\))")
+
+
 def numpy_error(e: RuntimeError) -> Exception | None:
     """NumPy's exception for a RuntimeError raised by a traced check, else None."""
     text = str(e)
+    m = _SIZES_AGREE.search(text)
+    if m:
+        return ValueError(f"operands could not be broadcast together: sizes that depend on the data differ "
+                          f"({m.group(1)})")
     for tag in (LINALG_TAG, VALUE_TAG):
         at = text.find(tag)
         if at >= 0:

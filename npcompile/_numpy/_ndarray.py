@@ -406,7 +406,7 @@ class ndarray:
         if self.tensor.ndim != 0 or self.tensor.is_floating_point() or self.tensor.is_complex() \
                 or self.tensor.dtype == torch.bool:
             raise TypeError("only integer scalar arrays can be converted to a scalar index")
-        return builtins.int(self.item())
+        return self.item()  # an int (traced, a SymInt: int() of it would demand its value)
 
     def __hash__(self):
         raise TypeError("unhashable type: 'numpy.ndarray'")

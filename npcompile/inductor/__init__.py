@@ -21,10 +21,11 @@ _CPU_AND_CUDA = {
     # Inductor may pad strides of intermediate/output buffers for alignment; NumPy results are C-contiguous
     # (or follow NumPy's own layout rules), and users look at .strides/.flags, so no padding.
     "comprehensive_padding": False,
-    # Per-call assertions on input sizes/strides/scalars: Dynamo's guards already check these before the call;
-    # skipping them trims per-call overhead for the small arrays where overhead matters.
+    # Per-call assertions on input sizes/strides: Dynamo's guards already check these before the call; skipping
+    # them trims per-call overhead for the small arrays where overhead matters.  (scalar_asserts stay: they check
+    # what no guard can, data-dependent sizes, e.g. that two slices p[i]:p[i + 1] of arrays of different lengths
+    # agree before a matmul; a graph without data-dependent sizes has none.)
     "size_asserts": False,
-    "scalar_asserts": False,
     "alignment_asserts": False,
     # NumPy rounds every float16 operation's result to float16; fused, Inductor would keep the intermediates in
     # float32 (a*b+c differed from NumPy in 23% of the elements).  Keep each rounding.

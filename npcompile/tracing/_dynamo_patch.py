@@ -60,6 +60,7 @@ import torch._dynamo.codegen as _dy_codegen  # noqa: E402
 import torch._dynamo.utils as _dy_utils  # noqa: E402
 import torch._dynamo.variables.builder as _dy_builder  # noqa: E402
 import torch._dynamo.variables.builtin as _dy_builtin  # noqa: E402
+import torch._dynamo.variables.lists as _dy_lists  # noqa: E402
 import torch._dynamo.variables.misc as _dy_misc  # noqa: E402
 import torch._dynamo.variables.tensor as _dy_tensor  # noqa: E402
 import torch._dynamo.variables.torch_function as _dy_tf  # noqa: E402
@@ -98,6 +99,7 @@ _ORIG_NDARRAY_GETATTR = _require(_NumpyNdarrayVariable, "var_getattr")
 _ORIG_NDARRAY_CALL_METHOD = _require(_NumpyNdarrayVariable, "call_method")
 _ORIG_IS_NUMPY = _require(_dy_rules, "is_numpy")
 _ORIG_BUILDER_WRAP = _require(_require(_dy_builder, "VariableBuilder"), "_wrap")
+_ORIG_SLICE_INIT = _require(_require(_dy_lists, "SliceVariable"), "__init__")
 _ORIG_CODEGEN_CALL = _require(_dy_codegen.PyCodegen, "__call__")
 _ORIG_CODEGEN_IMPORT = _require(_dy_codegen.PyCodegen, "load_import_from")
 _ORIG_CAN_DISPATCH_TF = _require(_dy_tf, "can_dispatch_torch_function")
@@ -213,18 +215,52 @@ def _convert_exc(what: str, exc: BaseException) -> BaseException:
     return ShimTraceError(what, exc)
 
 
-def _pending_unbacked():
-    """Dynamo's list of unbacked symbols created by the node being traced, or None outside fake tracing."""
+def _shape_env():
+    """The ShapeEnv of the node being traced, or None outside fake tracing."""
     if not tracing_active():
         return None
     try:
         from torch._guards import detect_fake_mode
 
         mode = detect_fake_mode()
-        env = getattr(mode, "shape_env", None) if mode is not None else None
-        return getattr(env, "pending_fresh_unbacked_symbols", None)
+        return getattr(mode, "shape_env", None) if mode is not None else None
     except Exception:
         return None
+
+
+def _pending_unbacked():
+    """Dynamo's list of unbacked symbols created by the node being traced, or None outside fake tracing."""
+    return getattr(_shape_env(), "pending_fresh_unbacked_symbols", None)
+
+
+# The size Inductor assumes for a length that depends on values read from the data (a slice ``a[p[i]:p[i + 1]]``):
+# short, so that its loops run on one thread.  Without a hint it assumes 8192 and spreads a loop over a CSR row's
+# 20 elements across threads, which costs far more than the loop (a compiled per-row body: 44 -> 380 us per call).
+_DATA_BOUND_SIZE_HINT = 64
+
+
+def _hint_data_bound_sizes(new, args, kwargs):
+    """Hint the sizes ``new`` that a shim call made from integers read from the data (unbacked scalars among
+    ``args``) as short (_DATA_BOUND_SIZE_HINT); sizes that only depend on array contents (``nonzero``, ``x[x > 0]``)
+    keep Inductor's default, which suits whole-array masks."""
+    if not _has_unbacked_scalar((args, kwargs)):
+        return
+    env = _shape_env()
+    for sym in new:
+        env.var_to_hint_override.setdefault(sym, _DATA_BOUND_SIZE_HINT)
+
+
+def _has_unbacked_scalar(x) -> bool:
+    if isinstance(x, torch.SymInt):
+        return bool(x.node.expr.free_symbols) and not x.node.has_hint()
+    tx = type(x)
+    if tx is slice:
+        return _has_unbacked_scalar((x.start, x.stop, x.step))
+    if tx is tuple or tx is list:
+        return any(_has_unbacked_scalar(v) for v in x)
+    if tx is dict:
+        return any(_has_unbacked_scalar(v) for v in x.values())
+    return False
 
 
 def _check_unbacked(pending, n0, out, what):
@@ -348,6 +384,8 @@ def _run_shim(what: str, f, args, kwargs):
     except Exception as e:
         raise _convert_exc(what, e) from e
     _check_unbacked(pending, n0, out, what)
+    if pending is not None and len(pending) > n0:
+        _hint_data_bound_sizes(pending[n0:], args, kwargs)
     return out
 
 
@@ -732,6 +770,18 @@ def _break_in_try(tx, what: str) -> None:
 
 
 _NDARRAY_LOCAL_METHODS = ("__len__", "size", "tolist", "__iter__")  # answered by Dynamo, no graph node
+
+
+def _slice_init(self, items, tx=None, **kwargs):
+    """SliceVariable.__init__ (BUILD_SLICE): an array slice bound (``a[p[i]:p[i + 1]]``) becomes an integer as in
+    NumPy, through the shim's ``__index__``: only a 0-d integer array converts (others raise NumPy's TypeError, a
+    break the call's NumPy run raises from), where Dynamo's ``.item()`` would take a one-element array or a float.
+    Traced, the integer is data-dependent (an unbacked SymInt: ``capture_scalar_outputs``, see
+    ``npcompile._compile``) and the slice stays in the graph."""
+    if tx is not None:
+        items = [v.call_method(tx, "__index__", [], {}) if isinstance(v, _NumpyNdarrayVariable) else v
+                 for v in items]
+    _ORIG_SLICE_INIT(self, items, tx, **kwargs)
 
 
 def _ndarray_var_call_method(self, tx, name, args, kwargs):
@@ -1284,6 +1334,8 @@ def _patch_table():
         (_NumpyNdarrayVariable, "var_getattr", _ndarray_var_getattr),
         # NumpyNdarrayVariable.call_method: a method call inside a try block is a graph break (_break_in_try).
         (_NumpyNdarrayVariable, "call_method", _ndarray_var_call_method),
+        # SliceVariable.__init__ (BUILD_SLICE): array slice bounds convert through __index__, not .item().
+        (_dy_lists.SliceVariable, "__init__", _slice_init),
         # trace_rules.is_numpy: numpy.polynomial.Polynomial counts as a NumPy callable (a PolynomialVariable);
         # on torch 2.11 numpy.ndarray does not (CLASS_IDENTITY_BY_OBJECT).
         (_dy_rules, "is_numpy", _is_numpy),
