@@ -226,3 +226,44 @@ def test_bincount_with_a_run_time_minlength_is_one_graph():
     rep = _captured(_group_sums, keys, values)
     assert rep.graph_count == 1 and not rep.graph_breaks
     assert same(rep.result, _group_sums(keys, values))
+
+
+def _energies(x, steps):
+    hist = []
+    for _ in range(steps):
+        x[1:] -= 0.1 * x[:-1]
+        hist.append((x * x).sum())
+    return np.array(hist)
+
+
+@pytest.mark.xfail(strict=True, reason="tracing/_loops: an outlined loop body that appends to a list recompiles on "
+                                       "every iteration (Dynamo guards the list's length), and past Dynamo's "
+                                       "recompile limit runs in NumPy (dict_state_oscillators, softmax_sgd_minibatch)")
+def test_an_outlined_loop_that_appends_to_a_list_compiles_once():
+    x = np.linspace(0.0, 1.0, 6)
+    rep = C.explain(_energies, backend="eager")(x.copy(), 12)
+    assert same(rep.result, _energies(x.copy(), 12))
+    assert not rep.fallbacks and rep.graph_count <= 4, rep
+
+
+def _kahan(x):
+    total = comp = 0.0
+    for v in x:
+        y = v - comp
+        t = total + y
+        comp = (t - total) - y
+        total = t
+    return total
+
+
+@pytest.mark.xfail(strict=True, reason="tracing/_loops outlines a loop only when its body indexes or names NumPy: "
+                                       "a loop over an array's elements doing scalar arithmetic (Kahan summation) "
+                                       "is unrolled, its trace growing with the array (kahan_sum: 64 elements, 7 s)")
+def test_a_loop_over_array_elements_is_not_unrolled():
+    counts = []
+    for n in (4, 16):
+        x = np.random.default_rng(0).standard_normal(n)
+        rep = C.explain(_kahan, backend="eager")(x)
+        np.testing.assert_allclose(rep.result, _kahan(x), rtol=1e-15)
+        counts.append(rep.op_count)
+    assert counts[1] <= counts[0], counts
