@@ -20,6 +20,7 @@ missing one is reported with a clear error naming it, rather than failing obscur
 from __future__ import annotations
 
 import contextlib
+import copy as _copy
 import functools
 import operator
 import threading
@@ -960,18 +961,16 @@ def _seeded_generator_variable_type():
                           explanation=f"Generator.{name} {why}: it runs in real NumPy", hints=[])
 
         def call_method(self, tx, name, args, kwargs):
-            import copy
-
-            from torch._dynamo.utils import proxy_args_kwargs
-
             if name.startswith("_") or not callable(getattr(self.gen, name, None)) or "out" in kwargs:
                 self._break(name, "is not a draw that can be folded")
+            if name == "choice" and args and isinstance(args[0], _NumpyNdarrayVariable):
+                return self._choice_of_array(tx, args[0], args[1:], kwargs)
             try:
                 a = [_constant(v) for v in args]
                 k = {n: _constant(v) for n, v in kwargs.items()}
             except Exception:
                 self._break(name, "has array (non-constant) arguments")
-            trial = copy.deepcopy(self.gen)  # NumPy's state advances only if the draw succeeds
+            trial = _copy.deepcopy(self.gen)  # NumPy's state advances only if the draw succeeds
             try:
                 value = getattr(trial, name)(*a, **k)
             except Exception:
@@ -983,8 +982,36 @@ def _seeded_generator_variable_type():
                     or value.size > FOLDED_DRAW_LIMIT:
                 self._break(name, f"gives more than {FOLDED_DRAW_LIMIT} elements or a non-numeric result")
             self.gen = trial
-            proxy = tx.output.create_proxy("call_function", ShimCall(ArrayConstant(_np.asarray(value))),
-                                           *proxy_args_kwargs([], {}))
+            return self._node(tx, ArrayConstant(_np.asarray(value)), [], {})
+
+        def _choice_of_array(self, tx, a, args, kwargs):
+            """``rng.choice(x, ...)`` of an array: NumPy draws the positions as ``rng.choice(len(x), ...)`` does
+            and takes them along ``axis``; the positions are folded, the take is traced (bootstrap resampling)."""
+            try:
+                k = dict(zip(("size", "replace", "p", "axis", "shuffle"), [_constant(v) for v in args]))
+                k.update({n: _constant(v) for n, v in kwargs.items()})
+            except Exception:
+                self._break("choice", "has array (non-constant) arguments")
+            shape = a.as_proxy().node.meta["example_value"].shape
+            axis = k.pop("axis", 0)
+            if not shape or not all(type(n) is int for n in shape) or type(axis) is not int \
+                    or not -len(shape) <= axis < len(shape):
+                self._break("choice", "picks from a 0-d array, an array of traced shape, or along no axis")
+            trial = _copy.deepcopy(self.gen)
+            try:
+                idx = trial.choice(shape[axis], **k)
+            except Exception:
+                self._break("choice", "raises for these arguments")
+            self.gen = trial
+            idx = ConstantVariable.create(idx) if isinstance(idx, int) else \
+                self._node(tx, ArrayConstant(_np.asarray(idx)), [], {})
+            return self._node(tx, _shim().take, [a, idx], {"axis": ConstantVariable.create(axis)})
+
+        @staticmethod
+        def _node(tx, f, args, kwargs):
+            from torch._dynamo.utils import proxy_args_kwargs
+
+            proxy = tx.output.create_proxy("call_function", ShimCall(f), *proxy_args_kwargs(args, kwargs))
             return _NumpyNdarrayVariable.create(tx, proxy)
 
         def reconstruct(self, codegen):

@@ -267,3 +267,22 @@ def test_a_loop_over_array_elements_is_not_unrolled():
         np.testing.assert_allclose(rep.result, _kahan(x), rtol=1e-15)
         counts.append(rep.op_count)
     assert counts[1] <= counts[0], counts
+
+
+def _resample(x, m):
+    rng = np.random.default_rng(123)
+    boot = rng.choice(x, size=(40, x.size)).mean(axis=1)
+    return boot, rng.choice(x), rng.choice(m, 2, axis=1, replace=False), rng.standard_normal(2)
+
+
+def test_a_seeded_choice_from_an_array_is_folded():
+    """bootstrap_ci: ``rng.choice(x, size)`` of a generator seeded inside had an array argument, so it ran in NumPy
+    (a graph break); NumPy draws its positions as ``rng.choice(len(x), size)`` does, which folds, then takes them."""
+    x, m = np.random.default_rng(0).exponential(2.0, 10), np.arange(12.0).reshape(3, 4)
+    rep = _captured(_resample, x, m)
+    assert rep.graph_count == 1 and not rep.graph_breaks
+    exp = _resample(x, m)
+    np.testing.assert_allclose(rep.result[0], exp[0], rtol=1e-14)  # (a compiled mean rounds in its own order)
+    assert same(rep.result[1:], exp[1:])
+    with pytest.raises(ValueError, match="larger sample"):
+        C.compile(lambda a: np.random.default_rng(1).choice(a, 20, replace=False), backend="eager")(x)
