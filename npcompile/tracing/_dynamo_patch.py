@@ -1229,8 +1229,8 @@ def _writeable_alias(a):
     sets a read-only array writeable for that (and leaves it so), and fails on one whose flag NumPy will not set (a
     view made by ``as_strided(..., writeable=False)`` or ``sliding_window_view``, or rebuilt after a graph break by
     ``readonly_numpy``).  Only its metadata is used: the graph gets the real array at run time and the trace marks
-    it READONLY, so no write reaches it.  One torch cannot view (negative strides) is a graph break, as Dynamo
-    makes for a writeable one."""
+    it READONLY, so no write reaches it.  One torch cannot view (negative strides, byte order) is a graph break,
+    as Dynamo makes for a writeable one (its repr names a dtype that is not native: npcompile.fallback)."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # torch: "The given NumPy array is not writable"
@@ -1238,8 +1238,8 @@ def _writeable_alias(a):
     except (ValueError, TypeError) as e:
         from torch._dynamo.exc import unimplemented
 
-        unimplemented(gb_type="failed to convert numpy.ndarray to Tensor", context=f"read-only array: {e}",
-                      explanation="torch cannot view this array (negative strides)", hints=[])
+        unimplemented(gb_type="failed to convert numpy.ndarray to Tensor", context=f"read-only {a!r}: {e}",
+                      explanation="torch cannot view this array (negative strides, byte order)", hints=[])
 
 
 def _codegen_call(self, value, allow_cache=True):

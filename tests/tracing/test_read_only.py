@@ -406,3 +406,28 @@ def _write_view_after_break(x):
 
 def test_write_into_read_only_view_after_a_break():
     _check(_write_view_after_break, lambda: (np.arange(4.0),))
+
+
+_REVERSED = np.arange(4.0)[::-1]
+_REVERSED.flags.writeable = False
+_BIG_ENDIAN = np.arange(4.0).astype(">f8")
+_BIG_ENDIAN.flags.writeable = False
+
+
+def _add_reversed(a):
+    return a + _REVERSED
+
+
+def _add_big_endian(a):
+    return a + _BIG_ENDIAN
+
+
+@pytest.mark.parametrize("fn, feature", [(_add_reversed, "arrays with negative strides"),
+                                         (_add_big_endian, "dtype >f8")])
+def test_read_only_global_torch_cannot_view(fn, feature):
+    # a break where real NumPy reads it, and its flag stays unset (Dynamo would have set it)
+    x = np.ones(4)
+    report = npcompile.explain(fn)(x)
+    np.testing.assert_array_equal(report.result, fn(x))
+    assert [e.feature for e in report.events] == [feature], str(report)
+    assert not _REVERSED.flags.writeable and not _BIG_ENDIAN.flags.writeable
