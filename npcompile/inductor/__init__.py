@@ -41,11 +41,14 @@ _CPU_ONLY = {"fallback_random": True}
 
 
 def _cpu_passes() -> dict:
-    """Our graph passes for CPU graphs (imported on first compile: Inductor's modules load slowly)."""
+    """Our graph passes for CPU graphs (imported on first compile: Inductor's modules load slowly).  Slice writes
+    are reinplaced last, after the other passes have made their new nodes."""
     from ._bool_masks import BoolMaskPass
     from ._outer_reductions import OuterReductionPass
+    from ._reinplace import ReinplacePass
 
-    return {"post_grad_custom_pre_pass": OuterReductionPass(), "post_grad_custom_post_pass": BoolMaskPass()}
+    return {"post_grad_custom_pre_pass": OuterReductionPass(),
+            "post_grad_custom_post_pass": ReinplacePass(first=BoolMaskPass())}
 
 
 # Inductor's vectorized C++ writes expm1 as exp(x) - 1 and atanh as log((1 + x) / (1 - x)) / 2 "for speed": both

@@ -1,0 +1,172 @@
+"""Slice writes into an array argument stay in place (npcompile/inductor/_reinplace.py).
+
+Most tests run NumPy code through the shim and AOTAutograd with Inductor's decompositions, apply the pass to the
+forward graph as Inductor would hand it over (no-op views removed), and run that graph: NumPy's values and the argument mutated as
+NumPy mutates it, and no scatter left where the pass must act (or left where it must not).  A few compile with
+Inductor, with the loop bodies outlined as in real use."""
+
+import re
+
+import numpy as np
+import pytest
+import torch
+from torch._dynamo.backends.common import aot_autograd
+from torch._inductor.decomposition import select_decomp_table
+from torch._inductor.fx_passes.post_grad import remove_noop_ops
+
+from npcompile import _compile as C
+from npcompile.inductor import inductor_options
+from npcompile.inductor._reinplace import ReinplacePass
+
+_SCATTERS = {torch.ops.aten.slice_scatter.default, torch.ops.aten.select_scatter.default}
+
+
+class _Backend:
+    """AOTAutograd with our pass on each forward graph; keeps the graphs."""
+
+    def __init__(self):
+        self.graphs = []
+
+    def fw(self, gm, example_inputs):
+        remove_noop_ops(gm.graph)  # (Inductor's post-grad passes do this before ours)
+        gm.graph.eliminate_dead_code()
+        ReinplacePass()(gm.graph)
+        gm.graph.lint()
+        gm.recompile()
+        self.graphs.append(gm)
+        return gm
+
+    def __call__(self, gm, example_inputs):
+        return aot_autograd(fw_compiler=self.fw, decompositions=select_decomp_table(),
+                            keep_inference_input_mutations=True)(gm, example_inputs)
+
+    def scatters(self):
+        return [n for g in self.graphs for n in g.graph.nodes if n.target in _SCATTERS]
+
+
+def _run(fn, *args):
+    """fn compiled through _Backend on copies of args, checked against NumPy: result and mutated arguments."""
+    backend = _Backend()
+    expected_args = [a.copy() for a in args]
+    expected = fn(*expected_args)
+    got_args = [a.copy() for a in args]
+    got = C.compile(fn, backend=backend)(*got_args)
+    np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-12)
+    assert np.asarray(got).dtype == np.asarray(expected).dtype
+    for g, e in zip(got_args, expected_args):
+        np.testing.assert_allclose(g, e, rtol=1e-12, atol=1e-12)
+    return backend
+
+
+def _spd(n, seed=0):
+    m = np.random.default_rng(seed).standard_normal((n, n))
+    return m @ m.T + n * np.eye(n)
+
+
+def lu_doolittle_args(a):
+    n = a.shape[0]
+    for k in range(n - 1):
+        a[k + 1:, k] = a[k + 1:, k] / a[k, k]
+        a[k + 1:, k + 1:] = a[k + 1:, k + 1:] - a[k + 1:, k, None] * a[None, k, k + 1:]
+    return np.triu(a).trace()
+
+
+def cholesky_inplace(a):
+    a = a.copy()
+    for k in range(a.shape[0]):
+        a[k, k] = np.sqrt(a[k, k])
+        a[k + 1:, k] /= a[k, k]
+        a[k + 1:, k + 1:] -= np.outer(a[k + 1:, k], a[k + 1:, k])
+    return np.tril(a)
+
+
+def gauss_seidel_rows(u):
+    for i in range(1, u.shape[0] - 1):
+        u[i, 1:-1] = 0.25 * (u[i - 1, 1:-1] + u[i + 1, 1:-1] + u[i, :-2] + u[i, 2:])
+    return u.sum()
+
+
+def shifted_read_after_a_write(a):  # the second write reads its own row shifted: must stay functional
+    for i in range(1, a.shape[0] - 1):
+        a[i, 0] = 1.0
+        a[i, 1:-1] = a[i, :-2] + a[i, 2:]
+    return a.sum()
+
+
+@pytest.mark.parametrize("fn, arg", [(lu_doolittle_args, _spd(9)), (cholesky_inplace, _spd(9))])
+def test_factorizations_write_in_place(fn, arg):
+    backend = _run(fn, arg)
+    assert backend.graphs and not backend.scatters()
+
+
+def test_single_row_writes_match_numpy():
+    _run(gauss_seidel_rows, np.random.default_rng(1).standard_normal((7, 20)))
+
+
+def test_a_write_reading_what_an_earlier_write_changed_stays_functional():
+    backend = _run(shifted_read_after_a_write, np.arange(6 * 21.0).reshape(6, 21))
+    assert backend.scatters()
+
+
+@pytest.mark.parametrize("name, fn", [
+    ("disjoint rows", lambda a: (a.__setitem__(0, 1.0), a.__setitem__(slice(1, None), a[0] * 2))),
+    ("copy from an overlapping slice", lambda a: (a.__setitem__((0, 0), 5.0), a.__setitem__(slice(1, None), a[:-1]))),
+    ("transposed views", lambda a: (a.T.__setitem__((slice(1, None), 0), 3.0),
+                                    a.T.__setitem__((0, slice(None)), a[:, 1] + a.T[0]))),
+    ("negative indices", lambda a: (a.__setitem__((-1, slice(None, -1)), a[0, 1:]),
+                                    a.__setitem__((slice(-2, None), -1), a[-3:-1, 0]))),
+    ("same slice read and written twice", lambda a: (a.__setitem__(slice(1, 3), a[1:3] * 2),
+                                                      a.__setitem__(slice(1, 3), a[1:3] + a[3:5]))),
+    ("a view of an earlier version returned", lambda a: (a.__setitem__(0, 1.0), a.__setitem__(1, 2.0), a[0:2].sum())),
+    ("reversed read of the written slice", lambda a: (a.__setitem__(0, 1.0), a.__setitem__(slice(1, 5), a[4:0:-1]))),
+])
+def test_pairs_of_writes_match_numpy(name, fn):
+    a = np.arange(30.0).reshape(6, 5)
+    _run(lambda a: (fn(a), a.sum())[1], a)
+
+
+def test_a_non_contiguous_argument_matches_numpy():
+    base = np.arange(60.0).reshape(6, 10)
+    expected, got = base.copy(), base.copy()
+
+    def f(a):
+        a[0] = 1.0
+        a[1:, 0] = a[1:, 1] * 2
+        return a.sum()
+
+    r = f(expected[:, ::2])
+    assert C.compile(f, backend=_Backend())(got[:, ::2]) == r
+    np.testing.assert_array_equal(got, expected)
+
+
+def test_the_pass_is_installed_for_cpu_graphs():
+    assert isinstance(inductor_options()["post_grad_custom_post_pass"], ReinplacePass)
+
+
+@pytest.mark.inductor
+@pytest.mark.parametrize("fn, arg", [(lu_doolittle_args, _spd(20)), (cholesky_inplace, _spd(20)),
+                                     (shifted_read_after_a_write, np.arange(6 * 67.0).reshape(6, 67))])
+def test_inductor_matches_numpy(fn, arg):
+    expected_arg, got_arg = arg.copy(), arg.copy()
+    np.testing.assert_allclose(C.compile(fn)(got_arg), fn(expected_arg), rtol=1e-12)
+    np.testing.assert_allclose(got_arg, expected_arg, rtol=1e-12)
+
+
+@pytest.mark.inductor
+def test_inductor_step_writes_only_the_slices():
+    """One LU step (k = 3) on a 64x64 argument: no 64x64 buffer is allocated, and no loop runs over all 64 rows
+    or columns (without the pass: a new 64x64 version written, then copied back over 4096 elements)."""
+    from torch._inductor.utils import run_and_get_code
+
+    def step(a, k):
+        a[k + 1:, k] = a[k + 1:, k] / a[k, k]
+        a[k + 1:, k + 1:] = a[k + 1:, k + 1:] - a[k + 1:, k, None] * a[None, k, k + 1:]
+
+    a = _spd(64)
+    expected = a.copy()
+    step(expected, 3)
+    _, code = run_and_get_code(C.compile(step), a, 3)
+    np.testing.assert_allclose(a, expected, rtol=1e-12)
+    code = "\n".join(code)
+    bounds = [int(b) for b in re.findall(r"for\(int64_t x\d+=.*?; x\d+<static_cast<int64_t>\((\d+)L\);", code)]
+    assert bounds and max(bounds) == 60 and "empty_strided_cpu((64, 64)" not in code, code
