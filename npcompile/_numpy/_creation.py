@@ -16,6 +16,7 @@ from ._ndarray import _is_contiguous, as_array0d, is_array0d, ndarray, view_of, 
 from ._normalize import (
     _from_numpy, _holds_tensor, as_tensor, as_tensor_dtype, broadcast_shape, cast, normalize_axis_index, normalize_shape,
 )
+from ._trace import check
 
 __all__ = ["array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray", "copy", "empty", "zeros",
            "ones", "full", "empty_like", "zeros_like", "ones_like", "full_like", "arange", "linspace", "logspace",
@@ -170,8 +171,11 @@ def copy(a, order="K", subok=False):
 
 def _dims(shape) -> tuple:
     shape = normalize_shape(shape)
-    if any(s < 0 for s in shape):
-        raise ValueError("negative dimensions are not allowed")
+    for s in shape:
+        if type(s) is torch.SymInt:  # traced (``np.zeros(int(y.max()) + 1)``: known only when the code runs)
+            check(s >= 0, ValueError, "negative dimensions are not allowed")
+        elif s < 0:
+            raise ValueError("negative dimensions are not allowed")
     return shape
 
 

@@ -16,11 +16,11 @@ import operator
 
 import numpy as _np
 import torch
-from torch.fx.experimental.symbolic_shapes import guard_or_false, guard_or_true
+from torch.fx.experimental.symbolic_shapes import guard_or_false
 
 from .._errors import VALUE_TAG, UnsupportedFeature
 from . import _dtypes
-from ._trace import is_tracing
+from ._trace import check, is_tracing
 from ._ndarray import ndarray, view_of, wrap
 from ._normalize import (
     ArrayLike, OutArray, as_tensor, broadcast_shape, cast, check_out, copy_to_out, normalize_axis_index, normalizer,
@@ -217,15 +217,8 @@ def _check_int(i, n, axis):
         if not -n <= i < n:
             raise IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
         return i
-    for ok in (-n <= i, i < n):
-        if guard_or_false(ok):
-            continue
-        if not guard_or_true(ok):
-            raise IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
-        # a size known only when the code runs (``np.flatnonzero(m)[0]``): checked then, by an assert that
-        # Inductor keeps (it drops _check's, see inductor's scalar_asserts)
-        torch._check_index(ok)
-        torch._assert_async(torch.scalar_tensor(ok, dtype=torch.bool), f"index {i} is out of bounds for axis {axis}")
+    check(-n <= i, IndexError, f"index {i} is out of bounds for axis {axis} with size {n}")
+    check(i < n, IndexError, f"index {i} is out of bounds for axis {axis} with size {n}")
     return i
 
 

@@ -6,6 +6,7 @@ out-of-range parameters, NaN warnings) are skipped there and kept in eager mode.
 
 import torch
 from torch._subclasses.fake_tensor import is_fake
+from torch.fx.experimental.symbolic_shapes import guard_or_false, guard_or_true
 
 
 def is_tracing(t=None) -> bool:
@@ -13,3 +14,16 @@ def is_tracing(t=None) -> bool:
         return True
     # a plain tensor is real data; only tensor subclasses (fake, functional wrappers of fake) need the slow test
     return isinstance(t, torch.Tensor) and type(t) is not torch.Tensor and is_fake(t)
+
+
+def check(ok, error: type, message: str) -> None:
+    """Raise ``error(message)`` unless ``ok`` (a traced condition on sizes or indices) holds: now where the trace
+    can decide it, else when the code runs (a size read from the data: ``np.flatnonzero(m)[0]``,
+    ``np.zeros(int(y.max()) + 1)``), as a RuntimeError.  There, torch._check lets the trace go on assuming ``ok``
+    and an _assert_async checks it: Inductor drops _check's own assert (inductor's scalar_asserts)."""
+    if guard_or_false(ok):
+        return
+    if not guard_or_true(ok):
+        raise error(message)
+    torch._check(ok)
+    torch._assert_async(torch.scalar_tensor(ok, dtype=torch.bool), message)

@@ -286,3 +286,19 @@ def test_a_seeded_choice_from_an_array_is_folded():
     assert same(rep.result[1:], exp[1:])
     with pytest.raises(ValueError, match="larger sample"):
         C.compile(lambda a: np.random.default_rng(1).choice(a, 20, replace=False), backend="eager")(x)
+
+
+def _one_hot_params(x, y):
+    k = int(y.max()) + 1  # softmax_sgd_minibatch: the class count read from the labels
+    return np.zeros((x.shape[1], k)), np.eye(k)[y]
+
+
+def test_arrays_sized_by_a_value_read_from_the_data_are_one_graph():
+    """``np.zeros((d, int(y.max()) + 1))``: the size's sign was asked for (NumPy's negative-dimensions check), a
+    graph break with NumPy running the rest; it is checked when the code runs."""
+    x, y = np.ones((4, 3)), np.array([0, 2, 1, 2])
+    rep = _captured(_one_hot_params, x, y)
+    assert rep.graph_count == 1 and not rep.graph_breaks
+    assert same(rep.result, _one_hot_params(x, y))
+    with pytest.raises(RuntimeError):
+        C.compile(lambda a: np.zeros(int(a.min()) - 1), backend="aot_eager")(y)
