@@ -246,9 +246,10 @@ def _hint_data_bound_sizes(new, args, kwargs):
     keep Inductor's default, which suits whole-array masks."""
     if not _has_unbacked_scalar((args, kwargs)):
         return
-    env = _shape_env()
-    for sym in new:
-        env.var_to_hint_override.setdefault(sym, _DATA_BOUND_SIZE_HINT)
+    hints = getattr(_shape_env(), "var_to_hint_override", None)  # (torch releases without: no hints)
+    if hints is not None:
+        for sym in new:
+            hints.setdefault(sym, _DATA_BOUND_SIZE_HINT)
 
 
 def _has_unbacked_scalar(x) -> bool:
