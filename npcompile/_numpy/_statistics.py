@@ -699,6 +699,9 @@ def histogram2d(x, y, bins=10, range=None, density=None, weights=None):  # noqa:
 # ---------------------------------------------------------------- bincount, digitize
 
 
+_DTYPE_BINS = {torch.bool: 2, torch.uint8: 256}  # the values a dtype holds all lie below this
+
+
 def bincount(x, /, weights=None, minlength=0):
     """Occurrences of each non-negative integer in 1-D ``x`` (float64 sums with ``weights``)."""
     t = as_tensor(x)
@@ -712,6 +715,7 @@ def bincount(x, /, weights=None, minlength=0):
         minlength = operator.index(minlength)
     if minlength < 0:
         raise ValueError("'minlength' must not be negative")
+    bins = _DTYPE_BINS.get(t.dtype)
     t = t.to(torch.int64)
     if _eager(t) and t.numel() and bool((t < 0).any()):  # data check, eager only
         raise ValueError("'list' argument must have no negative elements")
@@ -724,6 +728,10 @@ def bincount(x, /, weights=None, minlength=0):
             raise TypeError(f"Cannot cast array data from {_dtypes.from_torch(w.dtype)!r} to dtype('float64') "
                             "according to the rule 'safe'")
         w = w.to(torch.float64)
+    if _tracing(t) and bins is not None and type(minlength) is int and minlength >= bins:
+        # every value is below minlength (an image histogram, bincount(img.ravel(), minlength=256)): the size is
+        # known, where torch.bincount's depends on the data (which later code, np.interp, then asks about)
+        return wrap(_bin_counts(t, minlength) if w is None else _bin_sums(t, w, minlength))
     if not (t.is_cpu and t.numel() >= _CHUNKED_MIN) and type(minlength) is not torch.SymInt:
         return wrap(torch.bincount(t, w, minlength))
     # (a traced minlength known only when the code runs, ``minlength=np.unique(k).size``: torch.bincount would

@@ -302,3 +302,27 @@ def test_arrays_sized_by_a_value_read_from_the_data_are_one_graph():
     assert same(rep.result, _one_hot_params(x, y))
     with pytest.raises(RuntimeError):
         C.compile(lambda a: np.zeros(int(a.min()) - 1), backend="aot_eager")(y)
+
+
+def _equalize(img):
+    cdf = np.cumsum(np.bincount(img.ravel(), minlength=256))
+    return np.interp(img, np.arange(256), cdf / cdf[-1])
+
+
+def test_bincount_of_bytes_has_a_known_size():
+    """histogram_equalize_uint8: ``np.bincount(img.ravel(), minlength=256)`` of uint8 values has 256 bins, but
+    torch.bincount's size depends on the data, and np.interp's length check on it was a graph break."""
+    img = (np.random.default_rng(0).random((6, 7)) * 255).astype(np.uint8)
+    rep = _captured(_equalize, img)
+    assert rep.graph_count == 1 and not rep.graph_breaks
+    assert same(rep.result, _equalize(img))
+
+
+@pytest.mark.xfail(strict=True, reason="_math.interp checks len(xp) == len(fp) with a Python comparison, which a "
+                                       "length known only when the code runs turns into a graph break (could use "
+                                       "_trace.check)")
+def test_interp_on_a_run_time_length_is_one_graph():
+    img = np.random.default_rng(0).integers(0, 256, size=(6, 7))  # int64: the bin count depends on the data
+    rep = _captured(_equalize, img)
+    assert same(rep.result, _equalize(img))
+    assert rep.graph_count == 1 and not rep.graph_breaks
