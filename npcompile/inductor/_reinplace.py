@@ -59,7 +59,10 @@ class ReinplacePass(CustomGraphPass):
             self.first(graph)
         for node in list(graph.nodes):
             if node.op == "call_function" and node.target is aten.copy_.default and node.args[0].op == "placeholder":
-                writes = _plan(node, {n: i for i, n in enumerate(graph.nodes)})
+                try:
+                    writes = _plan(node, {n: i for i, n in enumerate(graph.nodes)})
+                except Exception:  # (only reads the graph: one it cannot read, from another torch, is left as is)
+                    writes = None
                 if writes:
                     _rewrite(graph, node, writes)
 

@@ -125,6 +125,22 @@ def test_pairs_of_writes_match_numpy(name, fn):
     _run(lambda a: (fn(a), a.sum())[1], a)
 
 
+def test_views_of_the_argument_returned_after_its_writes():
+    def f(a):
+        a[0] = 1.0
+        a[1:, 0] = a[1:, 1] * 2
+        return a[1:], a.T
+
+    a = np.arange(30.0).reshape(6, 5)
+    expected = f(a.copy())
+    backend = _Backend()
+    got = C.compile(f, backend=backend)(a)
+    assert not backend.scatters()
+    assert all(np.shares_memory(g, a) for g in got)
+    for g, e in zip(got, expected):
+        np.testing.assert_array_equal(g, e)
+
+
 def test_a_non_contiguous_argument_matches_numpy():
     base = np.arange(60.0).reshape(6, 10)
     expected, got = base.copy(), base.copy()
