@@ -1240,10 +1240,6 @@ def _memory_of(x):
     return x if isinstance(x, torch.Tensor) else None  # anything else converts to new memory
 
 
-def _same_storage(x, y):
-    return x.device == y.device and x.untyped_storage()._cdata == y.untyped_storage()._cdata
-
-
 def _bounds(t):
     """The byte range ``[lo, hi)`` that ``t`` addresses within its storage."""
     if t.numel() == 0:
