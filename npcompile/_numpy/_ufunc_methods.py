@@ -176,23 +176,58 @@ def _keep_shape(shape, axes, keep=True):
 
 def _prod(x, axes, keep):
     r = _numpy_products(x, lambda a: _np.multiply.reduce(a, axis=axes, keepdims=keep))
-    return r if r is not None else \
-        torch.prod(_flat(x, axes), -1, dtype=x.dtype).reshape(_keep_shape(x.shape, axes, keep))
+    if r is not None:
+        return r
+    shape = _keep_shape(x.shape, axes, keep)
+    x = _flat(x, axes)
+    if _by_op(x):
+        return _complex_products(x, -1, False).reshape(shape)
+    return torch.prod(x, -1, dtype=x.dtype).reshape(shape)
+
+
+def _by_op(x):
+    """Complex products take ``_complex_products`` unless autograd follows them (the op has no derivative)."""
+    return x.is_complex() and not x.requires_grad and torch.autograd.forward_ad._current_level < 0
 
 
 def _numpy_products(x, f):
     """NumPy's own complex ``multiply.reduce``/``accumulate`` (``f``) of eager CPU tensors, through zero-copy views:
     its loops multiply left to right, a reduction from 1+0j, a scan from the first element as it is, textbook or
     with fused multiply-adds by the array's layout, which decides infinities, NaNs and zero signs that torch's
-    products do not reproduce.  None for other tensors (traced, autograd, other devices): torch's product."""
+    products do not reproduce.  None for other tensors (traced, autograd, other devices): ``_complex_products``."""
     if not x.is_complex() or not x.is_cpu or _tracing(x) or torch.autograd.forward_ad._current_level >= 0:
         return None
     try:
         a = x.resolve_conj().numpy()
     except RuntimeError:  # needs grad, or has no plain storage
         return None
+    return _numpy_products_of(a, f)
+
+
+def _numpy_products_of(a, f):
     with _np.errstate(all="ignore"):
         return torch.from_numpy(_np.asarray(f(a)))
+
+
+@torch.library.custom_op("npcompile::complex_products", mutates_args=())
+def _complex_products(x: torch.Tensor, axis: int, scan: bool) -> torch.Tensor:
+    """Complex ``multiply.reduce`` (or ``accumulate``, a ``scan``) along ``axis`` in compiled code and on other
+    devices: torch's product, unless it is not finite, then NumPy's.  torch's products agree with NumPy's on
+    finite values (up to rounding: another order) but not on infinities and NaNs, which NumPy's left-to-right loop
+    turns into particular ones (torch's scan also starts from 1+0j, NumPy's from the first element: inf+1j stays,
+    where torch gives nan+1j).  A part that is not finite never becomes finite again in a product, so a finite
+    torch result (a scan's last slice) is the answer.  An op, opaque to Inductor, so that NumPy's loops run only
+    when needed: the finite case costs the call and a check of the result."""
+    r = (torch.cumprod(x, axis) if scan else torch.prod(x, axis)).contiguous()
+    if bool(torch.isfinite(torch.view_as_real(r.select(axis, -1) if scan else r)).all()):  # (2x faster as real)
+        return r
+    f = _np.multiply.accumulate if scan else _np.multiply.reduce
+    return _numpy_products_of(x.resolve_conj().cpu().numpy(), lambda a: f(a, axis)).to(r.device).contiguous()
+
+
+@_complex_products.register_fake
+def _(x, axis, scan):
+    return x.new_empty(x.shape if scan else x.shape[:axis % x.ndim] + x.shape[axis % x.ndim + 1:])
 
 
 # Kernels take (x, axes, keepdim); logical_and/or read any dtype's truth directly (no cast to bool first).
@@ -424,7 +459,9 @@ def running_sum(x, axis, dtype=None):
 
 def _cumprod(x, axis):
     r = _numpy_products(x, lambda a: _np.multiply.accumulate(a, axis=axis))
-    return r if r is not None else torch.cumprod(x, axis, dtype=x.dtype)
+    if r is not None:
+        return r
+    return _complex_products(x, axis, True) if _by_op(x) else torch.cumprod(x, axis, dtype=x.dtype)
 
 
 def _cum(f, order=False):

@@ -148,3 +148,43 @@ def test_compiled_int64_to_float32_rounds_once_and_negative_integer_powers_raise
     e[4] = -1
     with pytest.raises(ValueError, match="Integers to negative integer powers are not allowed"):
         f(i, e)
+
+
+def _complex_products(a, b):
+    return np.prod(a), np.cumprod(a), np.prod(b, axis=1), np.cumprod(b, axis=0), np.multiply.reduce(b, axis=0)
+
+
+def _complex_product_cases():
+    """Parts drawn from zeros, small powers of two, infinities and NaN (exact finite products: any order rounds
+    alike), and finite values whose products overflow."""
+    rng = np.random.default_rng(0)
+    parts = np.array([0.0, -0.0, 1.0, -2.0, 0.5, np.inf, -np.inf, np.nan])
+    for _ in range(6):
+        a = rng.choice(parts, 12) + 0j
+        a.imag = rng.choice(parts, 12)
+        yield a
+    yield np.array([1e200 + 1e200j, 1e200 - 1j, 2 + 0j, -1 + 1j] * 3)
+    yield rng.choice([1.0, -2.0, 0.5], 12) + 1j * rng.choice([1.0, -0.5, 2.0], 12)
+
+
+def _check_complex_products(f):
+    for a in _complex_product_cases():
+        with np.errstate(all="ignore"):
+            want = _complex_products(a, a.reshape(3, 4))
+        for g, w in zip(f(a, a.reshape(3, 4)), want):
+            g, w = np.asarray(g), np.asarray(w)
+            assert _bits_equal(g.real, w.real) and _bits_equal(g.imag, w.imag), (a, g, w)
+
+
+def test_traced_complex_products_with_infinities_and_nans_are_numpys():
+    """Traced complex prod/cumprod took torch's products, whose infinities and NaNs are not NumPy's (NumPy
+    multiplies left to right, a reduction from 1+0j, a scan from the first element: inf+1j stays, torch gave
+    nan+1j); now a non-finite torch result is replaced by NumPy's (``_ufunc_methods._complex_products``)."""
+    _check_complex_products(C.compile(_complex_products, backend="aot_eager"))
+
+
+@pytest.mark.inductor
+def test_compiled_complex_products_with_infinities_and_nans_are_numpys():
+    """The same under Inductor (the op that runs NumPy's loops builds there; one that wrote into its complex
+    argument did not: "auto_functionalized_v2 was not removed")."""
+    _check_complex_products(C.compile(_complex_products))
