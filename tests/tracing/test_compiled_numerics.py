@@ -188,3 +188,28 @@ def test_compiled_complex_products_with_infinities_and_nans_are_numpys():
     """The same under Inductor (the op that runs NumPy's loops builds there; one that wrote into its complex
     argument did not: "auto_functionalized_v2 was not removed")."""
     _check_complex_products(C.compile(_complex_products))
+
+
+def test_traced_singular_values_of_infinities_complex_searchsorted_and_reduceat_are_numpys():
+    """Traced: singular values of a matrix with infinities are NaN (rank 0, cond inf) as NumPy's, and a NaN raises
+    NumPy's LinAlgError (torch's own error escaped compiled code); complex searchsorted is NumPy's order (was
+    UnsupportedFeature); reduceat with indices that decrease, repeat or end on the last element, and none."""
+    def f(m, a, v, x, idx):
+        return (np.linalg.svd(m, compute_uv=False), np.linalg.matrix_rank(m), np.linalg.cond(m),
+                np.searchsorted(a, v), np.searchsorted(a, v, side="right"), np.add.reduceat(x, idx),
+                np.maximum.reduceat(x, idx), np.subtract.reduceat(x, idx))
+
+    g = C.compile(f, backend="aot_eager")
+    m = np.array([[[1.0, np.inf], [2.0, 3.0]], [[1.0, 2.0], [3.0, 4.0]]])
+    parts = (-np.inf, -1.0, -0.0, 0.0, 2.0, np.inf, np.nan)
+    v = np.array([complex(r, i) for r in parts for i in parts])
+    x = np.arange(1.0, 9.0)
+    for idx in ([0, 4, 1, 5], [7, 7, 0], np.zeros(0, np.int64)):
+        args = (m, np.sort(v[::2]), v.reshape(7, 7), x, np.asarray(idx))
+        with np.errstate(all="ignore"):
+            want = f(*args)
+        got = g(*args)
+        for k, w in enumerate(want):  # (singular values: torch's LAPACK call rounds apart from NumPy's)
+            assert got[k].dtype == w.dtype and (np.allclose if k < 3 else np.array_equal)(got[k], w, equal_nan=True)
+    with pytest.raises(np.linalg.LinAlgError):
+        g(np.where(np.isinf(m), np.nan, m), *args[1:])
