@@ -301,7 +301,7 @@ def _array_root(a):
 def _alias_fix(arrays, tensors):
     """Arrays that view the same memory must reach the graph as views of one tensor, so that Dynamo/AOT see
     the aliasing (a write through one is visible through the other, as in NumPy)."""
-    if len({id(a) for a in arrays}) == len(arrays) and all(a.base is None for a in arrays):
+    if len({id(a) for a in arrays}) == len(arrays) and not any(isinstance(a.base, _ndarray) for a in arrays):
         return tensors
     roots = [_array_root(a) for a in arrays]
     ids = [id(r) for r in roots]
@@ -624,7 +624,7 @@ def _make_wrapper(state: _Compiled):
                         bits |= 1 << i
                         in_arrays.append(a)
                         in_tensors.append(t)
-                        if a.base is not None:
+                        if isinstance(a.base, _ndarray):  # (a compiled result's base is a tensor: its own root)
                             has_base = True
                 else:
                     _fallback.note_array_argument(a, state._recorder)
@@ -769,7 +769,7 @@ def _convert_kwargs(kwargs, mask, in_arrays, in_tensors, state, args, moved):
             kwnames.append(name)
             in_arrays.append(v)
             in_tensors.append(t)
-            if v.base is not None:
+            if isinstance(v.base, _ndarray):
                 has_base = True
         else:
             if isinstance(v, _Tensor) and v.requires_grad:
