@@ -174,15 +174,21 @@ def _keep_shape(shape, axes, keep=True):
     return tuple(1 if d in axes else s for d, s in enumerate(shape) if keep or d not in axes)
 
 
-def _prod(x, axes, keep):
-    r = _numpy_products(x, lambda a: _np.multiply.reduce(a, axis=axes, keepdims=keep))
+def _prod(x, axes, keep, mask=None, start=None):
+    """``multiply.reduce``; complex ones as NumPy's loop: from ``start`` (1+0j) over the elements ``mask`` picks."""
+    r = _numpy_products(x, lambda a: _np.multiply.reduce(
+        a, axis=axes, keepdims=keep, where=True if mask is None else mask.numpy(),
+        initial=_NoValue if start is None else start.item()))
     if r is not None:
         return r
     shape = _keep_shape(x.shape, axes, keep)
-    x = _flat(x, axes)
-    if _by_op(x):
-        return _complex_products(x, -1, False).reshape(shape)
-    return torch.prod(x, -1, dtype=x.dtype).reshape(shape)
+    f, m = _flat(x, axes), None if mask is None else _flat(mask, axes)
+    return (_complex_products(f, -1, False, m, start) if _by_op(f) else _torch_prod(f, -1, m, start)).reshape(shape)
+
+
+def _torch_prod(x, axis, mask, start):
+    r = torch.prod(x if mask is None else torch.where(mask, x, 1), axis, dtype=x.dtype)
+    return r if start is None else r * start
 
 
 def _by_op(x):
@@ -210,23 +216,28 @@ def _numpy_products_of(a, f):
 
 
 @torch.library.custom_op("npcompile::complex_products", mutates_args=())
-def _complex_products(x: torch.Tensor, axis: int, scan: bool) -> torch.Tensor:
+def _complex_products(x: torch.Tensor, axis: int, scan: bool, mask: torch.Tensor | None = None,
+                      start: torch.Tensor | None = None) -> torch.Tensor:
     """Complex ``multiply.reduce`` (or ``accumulate``, a ``scan``) along ``axis`` in compiled code and on other
     devices: torch's product, unless it is not finite, then NumPy's.  torch's products agree with NumPy's on
     finite values (up to rounding: another order) but not on infinities and NaNs, which NumPy's left-to-right loop
     turns into particular ones (torch's scan also starts from 1+0j, NumPy's from the first element: inf+1j stays,
     where torch gives nan+1j).  A part that is not finite never becomes finite again in a product, so a finite
     torch result (a scan's last slice) is the answer.  An op, opaque to Inductor, so that NumPy's loops run only
-    when needed: the finite case costs the call and a check of the result."""
-    r = (torch.cumprod(x, axis) if scan else torch.prod(x, axis)).contiguous()
+    when needed: the finite case costs the call and a check of the result.  A reduction reads the elements
+    ``mask`` picks, from ``start``."""
+    r = torch.cumprod(x, axis).contiguous() if scan else _torch_prod(x, axis, mask, start)
     if bool(torch.isfinite(torch.view_as_real(r.select(axis, -1) if scan else r)).all()):  # (2x faster as real)
         return r
-    f = _np.multiply.accumulate if scan else _np.multiply.reduce
-    return _numpy_products_of(x.resolve_conj().cpu().numpy(), lambda a: f(a, axis)).to(r.device).contiguous()
+    where = True if mask is None else mask.cpu().numpy()
+    initial = _NoValue if start is None else start.item()
+    f = (lambda a: _np.multiply.accumulate(a, axis)) if scan else \
+        (lambda a: _np.multiply.reduce(a, axis, where=where, initial=initial))
+    return _numpy_products_of(x.resolve_conj().cpu().numpy(), f).to(r.device).contiguous()
 
 
 @_complex_products.register_fake
-def _(x, axis, scan):
+def _(x, axis, scan, mask=None, start=None):
     return x.new_empty(x.shape if scan else x.shape[:axis % x.ndim] + x.shape[axis % x.ndim + 1:])
 
 
@@ -321,6 +332,8 @@ def _reduce_general(uf, x, t, axes, loop, mask, init, n):
     if not axes:  # each element reduces alone: start op x, or what a masked-out element leaves
         r = (x.clone() if x is t else x) if start is None else uf._run([start, x], loop)
         return r if mask is None else _dtypes.where(mask, r, start)
+    if name == "multiply" and acc.is_complex:  # (neither 1+0j nor start is neutral to a product that is not finite)
+        return _prod(x, axes, True, mask, start)
     if name not in _REORDERABLE:
         return _fold(uf, loop, x, axes[0], mask, init if init is not None else identity if mask is not None
                      else None)

@@ -44,6 +44,20 @@ def test_prod(aa, dtype):
     assert_matches(lambda xp, a: xp.prod(a, axis=axis, dtype=dtype), a, rtol=1e-2 if a.dtype == "f2" else 1e-4)
 
 
+@pytest.mark.parametrize("kw", [{"where": True}, {"initial": 2 - 1j}, {"initial": 1j, "axis": (0, 1)},
+                                {"axis": 1, "keepdims": True}, {"axis": 0}])
+def test_complex_prod_with_where_and_initial_multiplies_only_the_chosen_elements(kw):
+    """NumPy multiplies from initial= (else 1+0j) through the elements where= picks; neither a masked element taken
+    as 1+0j nor initial= multiplied in afterwards is neutral to a product that is not finite (1+1j, inf+1j, then a
+    masked 5: NumPy's inf+infj, the shim's was nan+nanj)."""
+    a = numpy.array([[1 + 1j, complex(numpy.inf, 1), 5], [complex(1, numpy.inf), 2, -0.0], [1, 2j, complex(0, -1)]])
+    where = numpy.array([[True, True, False], [True, False, True], [True, True, True]])
+    kw = {**kw, "where": where} if kw.get("where") is True else kw
+    assert_matches(lambda xp, a: xp.prod(a, **kw), a)
+    assert_matches(lambda xp, a: xp.prod(a, where=xp.asarray(where), **{k: v for k, v in kw.items() if k != "where"}),
+                   a.astype(numpy.complex64))
+
+
 @given(array_and_axis(), st.booleans())
 def test_max_min(aa, keepdims):
     a, axis = aa

@@ -151,7 +151,8 @@ def test_compiled_int64_to_float32_rounds_once_and_negative_integer_powers_raise
 
 
 def _complex_products(a, b):
-    return np.prod(a), np.cumprod(a), np.prod(b, axis=1), np.cumprod(b, axis=0), np.multiply.reduce(b, axis=0)
+    return (np.prod(a), np.cumprod(a), np.prod(b, axis=1), np.cumprod(b, axis=0), np.multiply.reduce(b, axis=0),
+            np.prod(b, axis=0, where=b.real != 1, initial=2 - 1j))
 
 
 def _complex_product_cases():
@@ -179,7 +180,8 @@ def _check_complex_products(f):
 def test_traced_complex_products_with_infinities_and_nans_are_numpys():
     """Traced complex prod/cumprod took torch's products, whose infinities and NaNs are not NumPy's (NumPy
     multiplies left to right, a reduction from 1+0j, a scan from the first element: inf+1j stays, torch gave
-    nan+1j); now a non-finite torch result is replaced by NumPy's (``_ufunc_methods._complex_products``)."""
+    nan+1j; where= and initial= are no neutral factors then); now a non-finite torch result is replaced by
+    NumPy's (``_ufunc_methods._complex_products``)."""
     _check_complex_products(C.compile(_complex_products, backend="aot_eager"))
 
 
