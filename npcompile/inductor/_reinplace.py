@@ -17,7 +17,8 @@ the same elements (its ``WeakDep`` check looks reads up by the buffer's first na
 rewritten only where every read of the array is, for each later write, either provably **disjoint** from it
 (index ranges per dimension of the array: ``a[k+1:, k]`` and ``a[k+1:, k+1:]``), or placed before it and reads
 **the same elements**, element by element, through elementwise ops into the source of a write
-(``a[k+1:, k+1:] - ...``): then any order and any loop fusion give NumPy's values.  Every version must keep the
+(``a[k+1:, k+1:] - ...``): then any order and any loop fusion give NumPy's values.  (Before the first write, a
+read only needs to come first: Inductor checks the fusion of reads into a buffer's first write correctly.)  Every version must keep the
 argument's layout.  Anything it cannot account for (an op that is not an aten op, another mutation of the
 array, a view it does not model) leaves the graph as it was.  It runs on npcompile's own compiles only
 (``inductor_options`` installs it).
@@ -121,7 +122,8 @@ def _view(target, args, kwargs):
 def _plan(epilogue, order):
     """The writes that make the value ``epilogue`` copies back into its argument, first to last, when all can
     be done in place; else None.  A read of the array must be disjoint from each later write, or come before it
-    in ``order`` and read the elements it writes, element by element, into the source of a write."""
+    in ``order`` and (but for the first write) read the elements it writes, element by element, into the source
+    of a write."""
     root, last = epilogue.args
     if not isinstance(last, torch.fx.Node) or not isinstance(root.meta.get("val"), torch.Tensor):
         return None
@@ -141,11 +143,15 @@ def _plan(epilogue, order):
             return None
         for node, views, user in reads:
             region, aligned = _region(whole, views), None
-            for w, target in zip(writes[i:], targets[i:]):
-                if _disjoint(region, target):
+            for j, w in enumerate(writes[i:], i):
+                if _disjoint(region, targets[j]):
                     continue
+                if order[user] > order[w.node]:
+                    return None
+                if j == 0:
+                    continue  # the array's first write: Inductor checks a read fused into it element by element
                 aligned = _into_srcs(node, writes[i:]) if aligned is None else aligned
-                if not aligned or order[user] > order[w.node] or not _same_views(views, w.views):
+                if not aligned or not _same_views(views, w.views):
                     return None
     return writes
 
