@@ -5,23 +5,22 @@ NumPy code that factors or sweeps an array in place (LU, Cholesky) writes a slic
 that makes a new version of the whole array, and the last version is copied back into the argument
 (``copy_(a, v2)``).  Inductor's own reinplacing turns a lone scatter back into a write, but keeps a chain
 ``v1 = scatter(a, ...)``, ``v2 = scatter(v1, ...)`` functional: each step then costs a pass over the whole array
-and a full copy back (a 200x200 Cholesky: 200 ms, NumPy 7 ms).
+and a full copy back (a 200x200 Cholesky, one thread: 60-85 ms, NumPy 6 ms; in place: 7-12 ms).
 
 This post-grad pass runs before Inductor's reinplacing and turns such a chain, rooted at a mutated argument, into
-writes into the argument, ``view(a).copy_(src)`` as NumPy does, and drops the copy back.  Two things make that
-unsafe in general.  Inductor lowers reads and writes of ``a`` in graph order, and its ``reorder_for_locality``
-has already moved reads next to their users, possibly past a later write of what they read.  And it may fuse a
-read into the loop of a later write: from the second write into a buffer on, without checking that they touch
-the same elements (its ``WeakDep`` check looks reads up by the buffer's first name; torch 2.13), so a read of
-``a[i, :-2]`` fused into the write of ``a[i, 1:-1]`` would see elements already overwritten.  So a chain is
-rewritten only where every read of the array is, for each later write, either provably **disjoint** from it
-(index ranges per dimension of the array: ``a[k+1:, k]`` and ``a[k+1:, k+1:]``), or placed before it and reads
-**the same elements**, element by element, through elementwise ops into the source of a write
-(``a[k+1:, k+1:] - ...``): then any order and any loop fusion give NumPy's values.  (Before the first write, a
-read only needs to come first: Inductor checks the fusion of reads into a buffer's first write correctly.)  Every version must keep the
-argument's layout.  Anything it cannot account for (an op that is not an aten op, another mutation of the
-array, a view it does not model) leaves the graph as it was.  It runs on npcompile's own compiles only
-(``inductor_options`` installs it).
+writes into the argument, ``view(a).copy_(src)`` as NumPy does, and drops the copy back. Two things make that
+unsafe in general. Inductor lowers reads and writes of ``a`` in graph order, and its ``reorder_for_locality`` has
+already moved reads next to their users, possibly past a later write of what they read. And it may fuse a read into
+the loop of a later write: from the second write into a buffer on, without checking that they touch the same
+elements (its ``WeakDep`` check looks reads up by the buffer's first name; torch 2.13), so a read of ``a[i, :-2]``
+fused into the write of ``a[i, 1:-1]`` would see elements already overwritten. So a chain is rewritten only where
+every read of the array is, for each later write, either provably **disjoint** from it (index ranges per dimension
+of the array: ``a[k+1:, k]`` and ``a[k+1:, k+1:]``), or placed before it and reads **the same elements**, element
+by element, through elementwise ops into the source of a write (``a[k+1:, k+1:] - ...``): then any order and any
+loop fusion give NumPy's values. (Before the first write, a read only needs to come first: Inductor checks the
+fusion of reads into a buffer's first write correctly.) Every version must keep the argument's layout. Anything it
+cannot account for (an op that is not an aten op, another mutation of the array, a view it does not model) leaves
+the graph as it was. It runs on npcompile's own compiles only (``inductor_options`` installs it).
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """Slice writes into an array argument stay in place (npcompile/inductor/_reinplace.py).
 
 Most tests run NumPy code through the shim and AOTAutograd with Inductor's decompositions, apply the pass to the
-forward graph as Inductor would hand it over (no-op views removed), and run that graph: NumPy's values and the argument mutated as
-NumPy mutates it, and no scatter left where the pass must act (or left where it must not).  A few compile with
-Inductor, with the loop bodies outlined as in real use."""
+forward graph as Inductor would hand it over (no-op views removed), and run that graph: NumPy's values and the
+argument mutated as NumPy mutates it, and no scatter left where the pass must act (or left where it must not). A
+few compile with Inductor, with the loop bodies outlined as in real use."""
 
 import re
 
@@ -187,4 +187,4 @@ def test_inductor_step_writes_only_the_slices():
     np.testing.assert_allclose(a, expected, rtol=1e-12)
     code = "\n".join(code)
     bounds = [int(b) for b in re.findall(r"for\(int64_t x\d+=.*?; x\d+<static_cast<int64_t>\((\d+)L\);", code)]
-    assert bounds and max(bounds) == 60 and "empty_strided_cpu((64, 64)" not in code, code
+    assert bounds and max(bounds) < 64 and "empty_strided_cpu((64, 64)" not in code, code
