@@ -20,10 +20,10 @@ def check(ok, error: type, message: str) -> None:
     """Raise ``error(message)`` unless ``ok`` (a traced condition on sizes or indices) holds: now where the trace
     can decide it, else when the code runs (a size read from the data: ``np.flatnonzero(m)[0]``,
     ``np.zeros(int(y.max()) + 1)``), as a RuntimeError.  There, torch._check lets the trace go on assuming ``ok``
-    and an _assert_async checks it: Inductor drops _check's own assert (inductor's scalar_asserts)."""
+    and records the assertion that the compiled code checks (Inductor keeps it: npcompile leaves its
+    scalar_asserts on)."""
     if guard_or_false(ok):
         return
     if not guard_or_true(ok):
         raise error(message)
     torch._check(ok)
-    torch._assert_async(torch.scalar_tensor(ok, dtype=torch.bool), message)
