@@ -18,6 +18,8 @@ from npcompile import _compile as C
 from npcompile.inductor import inductor_options
 from npcompile.inductor._reinplace import ReinplacePass
 
+from ..programs.programs import cholesky_inplace, lu_doolittle_args  # (factor a copy / the argument in place)
+
 _SCATTERS = {torch.ops.aten.slice_scatter.default, torch.ops.aten.select_scatter.default}
 
 
@@ -61,23 +63,6 @@ def _run(fn, *args):
 def _spd(n, seed=0):
     m = np.random.default_rng(seed).standard_normal((n, n))
     return m @ m.T + n * np.eye(n)
-
-
-def lu_doolittle_args(a):
-    n = a.shape[0]
-    for k in range(n - 1):
-        a[k + 1:, k] = a[k + 1:, k] / a[k, k]
-        a[k + 1:, k + 1:] = a[k + 1:, k + 1:] - a[k + 1:, k, None] * a[None, k, k + 1:]
-    return np.triu(a).trace()
-
-
-def cholesky_inplace(a):
-    a = a.copy()
-    for k in range(a.shape[0]):
-        a[k, k] = np.sqrt(a[k, k])
-        a[k + 1:, k] /= a[k, k]
-        a[k + 1:, k + 1:] -= np.outer(a[k + 1:, k], a[k + 1:, k])
-    return np.tril(a)
 
 
 def gauss_seidel_rows(u):
