@@ -58,6 +58,7 @@ check_torch_version()
 import torch._dynamo  # noqa: E402
 import torch._dynamo.trace_rules as _dy_rules  # noqa: E402
 import torch._dynamo.codegen as _dy_codegen  # noqa: E402
+import torch._dynamo.guards as _dy_guards  # noqa: E402
 import torch._dynamo.utils as _dy_utils  # noqa: E402
 import torch._dynamo.variables.builder as _dy_builder  # noqa: E402
 import torch._dynamo.variables.builtin as _dy_builtin  # noqa: E402
@@ -1304,6 +1305,23 @@ def _can_dispatch_torch_function(tx, args, kwargs) -> bool:
     return False if arrays else _ORIG_CAN_DISPATCH_TF(tx, args, kwargs)
 
 
+_ORIG_GUARD_FROM_NUMPY = getattr(_dy_guards, "from_numpy", None)
+
+
+def _guard_from_numpy(a):
+    """The tensor Dynamo's guards check for an array it reads from a global or an attribute (a module-level
+    array): a view by ``torch.from_numpy`` where no torch function mode is active.  Dynamo's own turns torch
+    function back on and calls ``torch.as_tensor`` (for a default device), several µs per guard, and such an
+    array has two guards, checked on every call (``npcompile.tracing.overhead``'s module-global case).  Anything
+    else as Dynamo does."""
+    if type(a) is _np.ndarray and not torch._C._len_torch_function_stack():
+        try:
+            return torch.from_numpy(a)
+        except (TypeError, ValueError):  # a dtype torch lacks, negative strides: Dynamo's answer
+            pass
+    return _ORIG_GUARD_FROM_NUMPY(a)
+
+
 def _tx_call_function(self, fn, args, kwargs):
     """Records the callee of the call instruction being traced (see ``_tx_inline_user_function_return``)."""
     outer = self.__dict__.get("_npc_callee")
@@ -1383,6 +1401,10 @@ def _patch_table():
         # operators/methods/subscripts stay NumPy operations under an active torch function mode.
         (_dy_tf, "can_dispatch_torch_function", _can_dispatch_torch_function),
     ]
+    if _ORIG_GUARD_FROM_NUMPY is not None:
+        # guards.from_numpy: the guards built for our compiles convert an array they check faster (looked up when
+        # a guard is built, so plain torch.compile's guards keep Dynamo's).
+        table.append((_dy_guards, "from_numpy", _guard_from_numpy))
     if NESTED_GRAPH_BREAKS:
         # symbolic_convert.InstructionTranslatorBase.call_function / .inline_user_function_return: nested graph
         # breaks only in a function the current call instruction calls itself (see _tx_inline_user_function_return).

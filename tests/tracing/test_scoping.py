@@ -117,3 +117,40 @@ def test_unsupported_torch_version_message(monkeypatch):
     monkeypatch.setattr(torch, "__version__", "2.99.0")
     with pytest.raises(ImportError, match="2.11 to 2.13"):
         P.check_torch_version()
+
+
+W = np.arange(4.0)  # a module-level array read by the function below
+
+
+def _adds_global(a):
+    return a + W
+
+
+def test_module_level_array_guards_are_ours_only_in_our_compiles():
+    """The guards on a module-level array convert it with npcompile's faster ``_guard_from_numpy`` (built while our
+    patch is active) and still catch what Dynamo's catch: new values are read, a new dtype or shape recompiles.
+    A plain torch.compile's guards keep Dynamo's own conversion."""
+    global W
+    import torch._dynamo.guards as dy_guards
+
+    original = dy_guards.from_numpy
+    rec = RecordingBackend()
+    f = C.compile(_adds_global, backend=rec)
+    a = np.ones(4)
+    try:
+        np.testing.assert_array_equal(f(a), a + W)
+        W[0] = 10.0  # same array, new values: no recompile
+        np.testing.assert_array_equal(f(a), a + W)
+        assert len(rec.graphs) == 1
+        W = np.arange(4, dtype=np.float32)  # a new dtype: the guard fails, Dynamo recompiles
+        got = f(a)
+        assert got.dtype == np.float64 and np.array_equal(got, a + W) and len(rec.graphs) == 2
+        W = np.arange(2.0)  # a new shape: NumPy's broadcasting error after a recompile
+        with np.testing.assert_raises(ValueError):
+            f(a)
+    finally:
+        W = np.arange(4.0)
+    assert dy_guards.from_numpy is original
+    with P.numpy_mode():
+        assert dy_guards.from_numpy is P._guard_from_numpy
+    np.testing.assert_array_equal(torch.compile(_adds_global, backend="eager")(a), a + W)
