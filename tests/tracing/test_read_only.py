@@ -8,6 +8,7 @@ import pytest
 import npcompile
 import npcompile._numpy as snp
 from npcompile import fallback
+from npcompile.tracing._dynamo_patch import NESTED_GRAPH_BREAKS
 from tests.numpy_conformance.harness import assert_matches
 
 
@@ -384,7 +385,8 @@ def _argument_across_break(x):
 def test_read_only_view_across_a_break_stays_compiled(fn):
     make = (lambda: (_ro(np.arange(6.0)),)) if fn is _argument_across_break else (lambda: (np.arange(6.0),))
     report = npcompile.explain(fn)(*make())
-    assert report.graph_count == 2 and [e.kind for e in report.events] == ["graph_break"], str(report)
+    graphs = 2 if NESTED_GRAPH_BREAKS else 4  # (2.11: the entry function splits at the call too)
+    assert report.graph_count == graphs and [e.kind for e in report.events] == ["graph_break"], str(report)
     for _ in range(2):  # traced, then the cached code
         (x,), (x0,) = make(), make()
         got, want = report.compiled(x), fn(x0)
