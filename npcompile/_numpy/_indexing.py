@@ -217,8 +217,9 @@ def _check_int(i, n, axis):
         if not -n <= i < n:
             raise IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
         return i
-    check(-n <= i, IndexError, f"index {i} is out of bounds for axis {axis} with size {n}")
-    check(i < n, IndexError, f"index {i} is out of bounds for axis {axis} with size {n}")
+    message = f"index {i} is out of bounds for axis {axis} with size {n}"
+    check(-n <= i, IndexError, message)
+    check(i < n, IndexError, message)
     return i
 
 

@@ -186,7 +186,8 @@ def searchsorted(a, v, side="left", sorter=None):
         except IndexError:  # (eager: torch checks the indices; NumPy checks those its search reads)
             raise ValueError("Sorter index out of range.") from None
     td = _dtypes.to_torch(_dtypes.promote_types(_dtypes.from_torch(ta.dtype), _dtypes.from_torch(tv.dtype)))
-    ka, kv = _complex_ranks(ta.to(td), tv.to(td)) if td.is_complex else (_int_key(ta.to(td)), _int_key(tv.to(td)))
+    ta, tv = ta.to(td), tv.to(td)
+    ka, kv = _complex_ranks(ta, tv) if td.is_complex else (_int_key(ta), _int_key(tv))
     return wrap(search(ka, kv.reshape(-1), right=side == "right").reshape(tv.shape))
 
 

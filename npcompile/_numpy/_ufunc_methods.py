@@ -23,6 +23,7 @@ from ._trace import is_tracing as _tracing
 from . import _dtypes
 from ._ndarray import ndarray, wrap
 from ._normalize import as_tensor, check_out, copy_to_out, normalize_axis_index, normalize_axis_tuple
+from ._sorting import _FLOAT_BITS
 
 _NoValue = _np._NoValue
 _SIGN_BIT = -(2**63)
@@ -176,9 +177,7 @@ def _keep_shape(shape, axes, keep=True):
 
 def _prod(x, axes, keep, mask=None, start=None):
     """``multiply.reduce``; complex ones as NumPy's loop: from ``start`` (1+0j) over the elements ``mask`` picks."""
-    r = _numpy_products(x, lambda a: _np.multiply.reduce(
-        a, axis=axes, keepdims=keep, where=True if mask is None else mask.numpy(),
-        initial=_NoValue if start is None else start.item()))
+    r = _numpy_products(x, _numpy_product(False, axes, keep, mask, start))
     if r is not None:
         return r
     shape = _keep_shape(x.shape, axes, keep)
@@ -215,6 +214,15 @@ def _numpy_products_of(a, f):
         return torch.from_numpy(_np.asarray(f(a)))
 
 
+def _numpy_product(scan, axis, keep=False, mask=None, start=None):
+    """NumPy's own loop, a function of a NumPy array: ``multiply.accumulate`` (a ``scan``) or ``multiply.reduce``
+    from ``start`` over the elements ``mask`` picks (both read when it runs: never on traced tensors)."""
+    if scan:
+        return lambda a: _np.multiply.accumulate(a, axis)
+    return lambda a: _np.multiply.reduce(a, axis, keepdims=keep, where=True if mask is None else mask.cpu().numpy(),
+                                         initial=_NoValue if start is None else start.item())
+
+
 @torch.library.custom_op("npcompile::complex_products", mutates_args=())
 def _complex_products(x: torch.Tensor, axis: int, scan: bool, mask: torch.Tensor | None = None,
                       start: torch.Tensor | None = None) -> torch.Tensor:
@@ -229,10 +237,7 @@ def _complex_products(x: torch.Tensor, axis: int, scan: bool, mask: torch.Tensor
     r = torch.cumprod(x, axis).contiguous() if scan else _torch_prod(x, axis, mask, start)
     if bool(torch.isfinite(torch.view_as_real(r.select(axis, -1) if scan else r)).all()):  # (2x faster as real)
         return r
-    where = True if mask is None else mask.cpu().numpy()
-    initial = _NoValue if start is None else start.item()
-    f = (lambda a: _np.multiply.accumulate(a, axis)) if scan else \
-        (lambda a: _np.multiply.reduce(a, axis, where=where, initial=initial))
+    f = _numpy_product(scan, axis, mask=mask, start=start)
     return _numpy_products_of(x.resolve_conj().cpu().numpy(), f).to(r.device).contiguous()
 
 
@@ -432,10 +437,6 @@ def _sequential_scan(uf, loop):
     return k
 
 
-_BITS = {torch.float16: torch.int16, torch.bfloat16: torch.int16, torch.float32: torch.int32,
-         torch.float64: torch.int64}
-
-
 def _first_negative_zero(xs, axis):
     """Whether a first element along ``axis`` is -0.0; on the CPU through a NumPy view (torch's narrow,
     comparisons, any and bool cost some 10 us; a 1-D array's first value, 1.5 us)."""
@@ -468,14 +469,14 @@ def running_sum(x, axis, dtype=None):
     # signbit ran scalar), and the run's sums are -0.0
     n = xs.shape[axis]
     at = torch.arange(n, device=xs.device).view([n if d == axis else 1 for d in range(xs.ndim)])
-    bits = _BITS[xs.dtype]
+    bits = _FLOAT_BITS[xs.dtype]
     run = torch.where(xs.view(bits) != torch.iinfo(bits).min, at, n).amin(axis, keepdim=True)
     r = torch.where(at < run, -0.0, rs)
     return torch.view_as_complex(r) if x.is_complex() else r
 
 
 def _cumprod(x, axis):
-    r = _numpy_products(x, lambda a: _np.multiply.accumulate(a, axis=axis))
+    r = _numpy_products(x, _numpy_product(True, axis))
     if r is not None:
         return r
     return _complex_products(x, axis, True) if _by_op(x) else torch.cumprod(x, axis, dtype=x.dtype)

@@ -592,8 +592,6 @@ def _fma_signed_zero(x, y, z):
     return torch.where((s == 0) & (x != 0) & (y != 0), p, s)
 
 
-
-
 def _complex_square(a):
     return _complex_multiply(a, a)
 

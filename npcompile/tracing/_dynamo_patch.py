@@ -967,16 +967,8 @@ def _seeded_generator_variable_type():
                 self._break(name, "is not a draw that can be folded")
             if name == "choice" and args and isinstance(args[0], _NumpyNdarrayVariable):
                 return self._choice_of_array(tx, args[0], args[1:], kwargs)
-            try:
-                a = [_constant(v) for v in args]
-                k = {n: _constant(v) for n, v in kwargs.items()}
-            except Exception:
-                self._break(name, "has array (non-constant) arguments")
-            trial = _copy.deepcopy(self.gen)  # NumPy's state advances only if the draw succeeds
-            try:
-                value = getattr(trial, name)(*a, **k)
-            except Exception:
-                self._break(name, "raises for these arguments")
+            a, k = self._constants(name, args, kwargs)
+            trial, value = self._trial(name, lambda g: getattr(g, name)(*a, **k))
             if isinstance(value, (float, int, bytes)) or value is None:
                 self.gen = trial
                 return ConstantVariable.create(value)
@@ -989,25 +981,34 @@ def _seeded_generator_variable_type():
         def _choice_of_array(self, tx, a, args, kwargs):
             """``rng.choice(x, ...)`` of an array: NumPy draws the positions as ``rng.choice(len(x), ...)`` does
             and takes them along ``axis``; the positions are folded, the take is traced (bootstrap resampling)."""
-            try:
-                k = dict(zip(("size", "replace", "p", "axis", "shuffle"), [_constant(v) for v in args]))
-                k.update({n: _constant(v) for n, v in kwargs.items()})
-            except Exception:
-                self._break("choice", "has array (non-constant) arguments")
+            pos, k = self._constants("choice", args, kwargs)
+            k = {**dict(zip(("size", "replace", "p", "axis", "shuffle"), pos)), **k}
             shape = a.as_proxy().node.meta["example_value"].shape
             axis = k.pop("axis", 0)
             if not shape or not all(type(n) is int for n in shape) or type(axis) is not int \
                     or not -len(shape) <= axis < len(shape):
                 self._break("choice", "picks from a 0-d array, an array of traced shape, or along no axis")
-            trial = _copy.deepcopy(self.gen)
-            try:
-                idx = trial.choice(shape[axis], **k)
-            except Exception:
-                self._break("choice", "raises for these arguments")
+            trial, idx = self._trial("choice", lambda g: g.choice(shape[axis], **k))
             self.gen = trial
             idx = ConstantVariable.create(idx) if isinstance(idx, int) else \
                 self._node(tx, ArrayConstant(_np.asarray(idx)), [], {})
             return self._node(tx, _shim().take, [a, idx], {"axis": ConstantVariable.create(axis)})
+
+        def _constants(self, name, args, kwargs):
+            """The call's arguments as Python values, or a break when one is not a constant."""
+            try:
+                return [_constant(v) for v in args], {n: _constant(v) for n, v in kwargs.items()}
+            except Exception:
+                self._break(name, "has array (non-constant) arguments")
+
+        def _trial(self, name, draw):
+            """A copy of the generator and ``draw(copy)``: the caller keeps the copy (NumPy's state advances) only
+            for a draw it folds."""
+            trial = _copy.deepcopy(self.gen)
+            try:
+                return trial, draw(trial)
+            except Exception:
+                self._break(name, "raises for these arguments")
 
         @staticmethod
         def _node(tx, f, args, kwargs):
