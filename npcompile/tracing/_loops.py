@@ -329,10 +329,11 @@ class _Plan:
     before the loop, rebound in it and read in it or after it), the names it only reads (``reads``), and
     whether the body needs the loop item."""
 
-    def __init__(self, index, node, state, reads, with_item, exits, parts):
+    def __init__(self, index, node, state, reads, with_item, exits, parts, appended):
         self.index, self.node, self.state, self.reads, self.with_item = index, node, state, reads, with_item
         self.exits = exits  # the kinds of exit in the body (ast.Break, ast.Continue, ast.Return)
         self.parts = parts  # the body cut at its exit tests (see _parts), or None
+        self.appended = appended  # the lists among ``reads`` the body only appends to (see _appended_lists)
 
 
 def _plan(fn, tree) -> list:
@@ -342,13 +343,15 @@ def _plan(fn, tree) -> list:
     np_names = _numpy_names(fn, tree)
     a = tree.args
     defined = frozenset(x.arg for x in a.posonlyargs + a.args + a.kwonlyargs + [a.vararg, a.kwarg] if x)
+    # names whose list another name may reach: parameters (but lists a runner made for this body) and cells
+    shared = (defined - getattr(tree, "_npc_fresh", frozenset())) | cells
     plans = []
     body = tree.body
     for i, s in enumerate(body):
         p = None
         if type(s) in (ast.For, ast.While) and not s.orelse:
             try:
-                p = _plan_loop(i, s, body[i + 1:], defined, local, cells, np_names, fn)
+                p = _plan_loop(i, s, body[:i], body[i + 1:], defined, local, cells, np_names, fn, shared)
             except _Skip:
                 p = None
         if p is not None:
@@ -358,7 +361,7 @@ def _plan(fn, tree) -> list:
     return plans
 
 
-def _plan_loop(i, s, after, defined, local, cells, np_names, fn):
+def _plan_loop(i, s, before, after, defined, local, cells, np_names, fn, shared):
     looped = s.body + ([s.test] if isinstance(s, ast.While) else [])
     if isinstance(s, ast.For) and _short_literal(s.iter, fn):
         return None
@@ -389,7 +392,44 @@ def _plan_loop(i, s, after, defined, local, cells, np_names, fn):
         with_item = any(isinstance(n, ast.Name) and n.id == s.target.id for x in s.body for n in ast.walk(x))
     state, reads = sorted(state), sorted(reads)
     parts = _parts(s, state, reads, target) if exits else None
-    return _Plan(i, s, state, reads, with_item, exits, parts)
+    appended = [n for n in reads if n not in shared and _only_appended(n, before, s)]
+    return _Plan(i, s, state, reads, with_item, exits, parts, appended)
+
+
+def _only_appended(name, before, loop) -> bool:
+    """``name`` holds a list that nothing else can reach, which the loop only appends to: before the loop it is
+    bound only by list displays (``hist = []``; or it is a body's parameter its runner hands over fresh, see
+    _plan) and used only in ``name.append(x)`` statements, and in the loop only in those.  The runner then
+    gives the body a new empty list each iteration and extends the real one after it: the same appends in the
+    same order, where appending to the one list (whose length Dynamo guards) recompiled the body every
+    iteration."""
+    allowed = set()
+    for n in (n for s in before + [loop] for n in ast.walk(s)):
+        if type(n) is ast.Expr and type(n.value) is ast.Call:
+            f, call = n.value.func, n.value
+            if (type(f) is ast.Attribute and f.attr == "append" and type(f.value) is ast.Name and f.value.id == name
+                    and len(call.args) == 1 and not call.keywords and type(call.args[0]) is not ast.Starred):
+                allowed.add(id(f.value))
+        elif type(n) is ast.Assign:
+            for t, v in _pairs(n):
+                if type(t) is ast.Name and t.id == name and type(v) is ast.List:
+                    allowed.add(id(t))
+        elif isinstance(n, (ast.Import, ast.ImportFrom, ast.ExceptHandler, *_SCOPES)) and name in _stores(n):
+            return False  # bound to something else
+    return all(id(n) in allowed for s in before + [loop] for n in ast.walk(s)
+               if type(n) is ast.Name and n.id == name)
+
+
+def _pairs(assign):
+    """The (target, value) pairs of a single-target assignment, element by element for ``a, b = x, y`` (none
+    for ``a = b = x``: both names get the one value)."""
+    if len(assign.targets) != 1:
+        return []
+    t, v = assign.targets[0], assign.value
+    if type(t) in (ast.Tuple, ast.List) and type(v) in (ast.Tuple, ast.List) and len(t.elts) == len(v.elts) \
+            and not any(type(e) is ast.Starred for e in t.elts + v.elts):
+        return list(zip(t.elts, v.elts))
+    return [(t, v)]
 
 
 def _exit_test(s) -> bool:
@@ -569,9 +609,10 @@ def _build(fn, tree, plans, compile_body, recorder):
 
     trees = {d.name: d for d in defs}
 
-    def body(name, label, qualname):
+    def body(name, label, qualname, appended):
         f = make(codes[name], label, qualname)
         f._npc_tree = trees[name]  # cut at its array tests and its loops outlined when compiled (_branches)
+        f._npc_tree._npc_fresh = frozenset(appended)  # lists its runner makes anew (see _only_appended)
         return compile_body(f)
 
     for k, p in enumerate(plans):
@@ -581,16 +622,18 @@ def _build(fn, tree, plans, compile_body, recorder):
         n = len(p.state)
         is_while = isinstance(p.node, ast.While)
         if p.parts:
-            bodies = [body(f"{_PREFIX}body{k}_{j}", f"{label[:-1]}, part {j + 1}>", f"{qualname[:-1]}, part {j + 1}>")
-                      for j in range(len(p.parts))]
+            bodies = [body(f"{_PREFIX}body{k}_{j}", f"{label[:-1]}, part {j + 1}>", f"{qualname[:-1]}, part {j + 1}>",
+                           p.appended) for j in range(len(p.parts))]
             iteration = _cut_iteration(bodies, [len(c) + len(a) if t else n for _, c, a, t in p.parts],
                                        [_exit_flag(t) for _, _, _, t in p.parts], n)
         else:
-            bodies = [body(f"{_PREFIX}body{k}", label, qualname)]
+            bodies = [body(f"{_PREFIX}body{k}", label, qualname, p.appended)]
             iteration = _iteration(bodies[0], n, is_while, bool(p.exits))
         cond = make(codes[f"{_PREFIX}cond{k}"], label, label) if is_while else None
         ranged = not is_while and _builtin_range(p.node.iter, fn)
-        run = _runner(iteration, cond, n, p.with_item, bool(p.exits), _SharedRecorder(bodies, recorder), ranged)
+        appended = tuple(p.reads.index(a) for a in p.appended)
+        run = _runner(iteration, cond, n, p.with_item, bool(p.exits), _SharedRecorder(bodies, recorder), ranged,
+                      appended)
         reason = f"{OUTLINED_LOOP} at line {line}"
         cells[runners[k]] = types.CellType(torch._dynamo.disable(run, reason=reason))
     new = make(codes[tree.name], code.co_name, code.co_qualname, fn.__defaults__)
@@ -662,10 +705,15 @@ def _cut_iteration(parts, widths, flags, n_state):
     return one
 
 
-def _runner(iteration, cond, n_state, with_item, exits, shared, ranged):
+def _runner(iteration, cond, n_state, with_item, exits, shared, ranged, appended):
     """The loop in plain Python around ``iteration``: a for loop over its iterable (``ranged``: given as the
     arguments of ``range``), or (``cond``, the first test in plain NumPy; each iteration gives the next one from
-    its graph) a while loop.  Gives the state, after a body with exits preceded by whether it returned and what."""
+    its graph) a while loop.  Gives the state, after a body with exits preceded by whether it returned and what.
+    ``appended``: the positions among the reads of lists the body only appends to, given to it anew and
+    empty each iteration (``_only_appended``)."""
+    if appended:
+        iteration = _appending(iteration, appended)
+
     def run(*vals):
         if cond is None:
             items, vals = (range(*vals[0]) if ranged else vals[0]), vals[1:]
@@ -689,6 +737,24 @@ def _runner(iteration, cond, n_state, with_item, exits, shared, ranged):
         return (False, None, *state) if exits else tuple(state)
 
     return run
+
+
+
+def _appending(iteration, positions):
+    """``iteration`` with the lists at ``positions`` of its reads replaced by new empty ones, whose items then
+    go to the real lists (also when the body raised: its appends before that happened)."""
+    def one(item, state, reads):
+        reads = list(reads)
+        real = [reads[i] for i in positions]
+        for i in positions:
+            reads[i] = []
+        try:
+            return iteration(item, state, reads)
+        finally:
+            for i, r in zip(positions, real):
+                r.extend(reads[i])
+
+    return one
 
 
 __all__ = ["outline"]

@@ -527,3 +527,85 @@ def test_errors_in_the_body_propagate():
     f = C.compile(bad, backend="eager")
     with pytest.raises(ValueError):
         f(np.ones(3), np.ones(4))
+
+
+def _history(u, n, tol):
+    hist, norms = [], []
+    for k in range(n):
+        u = 0.5 * (u + np.roll(u, 1))
+        hist.append(u.copy())
+        if k % 2:
+            norms.append(np.abs(u).sum())
+        if np.abs(u - u.mean()).max() < tol:
+            break
+    return np.stack(hist), norms
+
+
+def _history_while(u, tol):
+    trace = []
+    trace.append(u.sum())  # appends before the loop are fine too
+    while np.abs(u).max() > tol:
+        u = u * 0.5
+        trace.append(u.max())
+    return u, trace
+
+
+def _nested_history(u, n):
+    rows = []
+    for _ in range(n):
+        for i in range(1, 4):
+            u[i] = u[i - 1] * 0.5 + u[i]
+            rows.append(u[i].copy())
+    return rows
+
+
+@pytest.mark.parametrize("fn,args", [(_history, (np.arange(6.0), 5, 1e-3)), (_history, (np.arange(6.0), 40, 1e-3)),
+                                     (_history_while, (np.arange(4.0), 0.01)), (_nested_history, (np.arange(5.0), 6))],
+                         ids=lambda x: getattr(x, "__name__", ""))
+def test_lists_the_body_appends_to_do_not_recompile_it(fn, args):
+    """Dynamo guards a list argument's length, so a body appending to the caller's list recompiled every iteration
+    (and past the recompile limit ran in NumPy); its runner gives it a new empty list each iteration instead and
+    extends the real one after it."""
+    rec = RecordingBackend()
+    f = _check(fn, *args, backend=rec)
+    first = len(rec.graphs)
+    assert first <= 8, first
+    again = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    assert same(f(*again), fn(*[a.copy() if isinstance(a, np.ndarray) else a for a in args]))
+    assert len(rec.graphs) == first  # warm: the longer list recompiles nothing
+
+
+def _aliased(u, n):
+    hist = []
+    seen = hist
+    for _ in range(n):
+        u = u + 1.0
+        hist.append(u[0])
+        seen.append(u[1])
+    return hist
+
+
+def _chained(u, n):
+    hist = seen = []
+    for _ in range(n):
+        u = u + 1.0
+        hist.append(u[0])
+        seen.append(u[1])
+    return hist
+
+
+def _given(u, out, n=3):
+    for _ in range(n):
+        u = u + 1.0
+        out.append(u[0])
+    return u
+
+
+def test_lists_another_name_may_reach_are_appended_in_place():
+    """A list bound to a second name, or handed in by the caller, stays the body's own argument (it recompiles
+    as the list grows, but every append lands in order)."""
+    _check(_aliased, np.arange(3.0), 4)
+    _check(_chained, np.arange(3.0), 4)
+    out, ref = [1], [1]
+    got = C.compile(_given, backend="eager")(np.arange(2.0), out)
+    assert same(got, _given(np.arange(2.0), ref)) and same(out, ref)

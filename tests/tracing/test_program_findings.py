@@ -236,10 +236,9 @@ def _energies(x, steps):
     return np.array(hist)
 
 
-@pytest.mark.xfail(strict=True, reason="tracing/_loops: an outlined loop body that appends to a list recompiles on "
-                                       "every iteration (Dynamo guards the list's length), and past Dynamo's "
-                                       "recompile limit runs in NumPy (dict_state_oscillators, softmax_sgd_minibatch)")
 def test_an_outlined_loop_that_appends_to_a_list_compiles_once():
+    """dict_state_oscillators, softmax_sgd_minibatch: Dynamo guards a list argument's length, so an outlined body
+    appending to the caller's list recompiled every iteration and, past the recompile limit, ran in NumPy."""
     x = np.linspace(0.0, 1.0, 6)
     rep = C.explain(_energies, backend="eager")(x.copy(), 12)
     assert same(rep.result, _energies(x.copy(), 12))
