@@ -147,7 +147,9 @@ def lstsq(a: ArrayLike, b: ArrayLike, rcond=None):
     (a, b), rt = _prepare(a, b)
     if rcond is None or rcond < 0:
         rcond = _np.finfo(_np.float64).eps * (max(m, n) if rcond is None else 1)
-    u, s, vh = _svd(a, False, "SVD did not converge in Linear Least Squares")
+    failure = "SVD did not converge in Linear Least Squares"
+    _fail_if(~torch.isfinite(a), failure)  # LAPACK's gelsd refuses infinities too (gesdd, in ``_svd``, does not)
+    u, s, vh = _svd(a, False, failure)
     large = s > rcond * s[:1]
     rank = large.sum(dtype=torch.int32)
     x = vh.mH @ (torch.where(large, 1 / s, 0)[:, None] * (u.mH @ b))
@@ -280,19 +282,21 @@ def _eigh(a, uplo="L", vectors=True):
 
 
 def _svd(a, full_matrices, failure="SVD did not converge", hermitian=False):
-    """(u, s, vh) in the computation dtype; ``hermitian`` as NumPy: from eigh, by descending |eigenvalue|."""
+    """(u, s, vh) in the computation dtype; ``hermitian`` as NumPy: from eigh, by descending |eigenvalue|.
+    A matrix with NaNs raises (LAPACK's gesdd refuses it); one with infinities gets NaN factors
+    (``_nan_where_infinite``)."""
     if hermitian:
         _stacked_square(a)
         w, u = _eigh(a)
         order = w.abs().argsort(-1, descending=True)
         w, u = w.gather(-1, order), u.gather(-1, order[..., None, :].expand(u.shape))
         return u, w.abs(), (u * torch.sgn(w).to(u.dtype)[..., None, :]).mH
-    _fail_if(~torch.isfinite(a), failure)
+    _fail_if(torch.isnan(a), failure)
     try:
         u, s, vh = torch.linalg.svd(_zero_non_finite(a), full_matrices=full_matrices)
     except torch.linalg.LinAlgError:
         raise LinAlgError(failure) from None
-    return u, s, vh
+    return _nan_where_infinite(a, u, s, vh)
 
 
 def _zero_non_finite(a):
@@ -301,10 +305,18 @@ def _zero_non_finite(a):
     return torch.where(torch.isfinite(a), a, 0)
 
 
+def _nan_where_infinite(a, *results):
+    """The SVD results, NaN for each matrix of ``a`` holding infinities.  LAPACK scales such a matrix by its
+    infinite norm, which leaves NaNs and zeros: its singular values are all NaN, and its U and Vh LAPACK's
+    accident (NaN, partly NaN, a LinAlgError or an endless loop by size and values); npcompile makes them NaN
+    (README, deviations)."""
+    inf = torch.isinf(a).flatten(-2).any(-1)
+    return tuple(torch.where(inf.reshape(inf.shape + (1,) * (r.ndim - inf.ndim)),
+                             complex(math.nan, math.nan) if r.is_complex() else math.nan, r) for r in results)
+
+
 def _singular_values(a, hermitian=False):
-    """Singular values, descending.  A matrix with infinities (and no NaN) has NaN ones, as NumPy returns them:
-    LAPACK scales it by its infinite norm, which leaves NaNs and zeros; torch refuses such input.  (U and Vh of
-    such a matrix are LAPACK's accident, NaN or a LinAlgError by size and values: ``_svd`` raises.)"""
+    """Singular values, descending (NaN for a matrix with infinities, ``_nan_where_infinite``)."""
     if hermitian:
         _stacked_square(a)
         return _eigh(a, vectors=False).abs().sort(-1, descending=True).values
@@ -313,7 +325,7 @@ def _singular_values(a, hermitian=False):
         s = torch.linalg.svdvals(_zero_non_finite(a))
     except torch.linalg.LinAlgError:
         raise LinAlgError("SVD did not converge") from None
-    return torch.where(torch.isinf(a).flatten(-2).any(-1, keepdim=True), math.nan, s)
+    return _nan_where_infinite(a, s)[0]
 
 
 @normalizer
