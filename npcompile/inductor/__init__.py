@@ -76,13 +76,42 @@ def _exact_int64_to_float32(get_to_dtype_expr):
     return expr
 
 
+def _double_scalar_args(cpp_argdefs):
+    """Inductor passes a float read from the data (``float(a.sum())``: an unbacked SymFloat) into its C++ kernels
+    as ``const float``, so ``np.full(3, float(a.max()))`` or a returned ``float(a[2])`` came back rounded to
+    float32; a Python float is a double, and so is the argument here (``parse_arg<double>`` below reads it)."""
+
+    def argdefs(self, *args, **kwargs):
+        defs, call_args, types = cpp_argdefs(self, *args, **kwargs)
+        scalar = [t == "const float" for t in types]  # pointers to float32 buffers read "const float*"
+        return ([d.replace("float", "double", 1) if s else d for d, s in zip(defs, scalar)], call_args,
+                ["const double" if s else t for t, s in zip(types, scalar)])
+
+    return argdefs
+
+
+_PARSE_DOUBLE = """
+template <> inline double parse_arg<double>(PyObject* args, size_t n) {{
+    auto result = PyFloat_AsDouble(PyTuple_GET_ITEM(args, n));
+    if(result == -1.0 && PyErr_Occurred()) [[unlikely]]
+        throw std::runtime_error("expected float arg");
+    return result;
+}}
+"""
+
+
 @contextlib.contextmanager
 def _accurate_vector_code():
-    """While our CPU graphs compile: the accurate vector math above and exact int64 -> float32 conversions."""
+    """While our CPU graphs compile: the accurate vector math above, exact int64 -> float32 conversions and
+    float64 scalar arguments."""
+    from torch._inductor.codecache import CppPythonBindingsCodeCache
+    from torch._inductor.codegen.common import KernelArgs
     from torch._inductor.codegen.cpp import CppVecKernel, CppVecOverrides
 
     swaps = [(CppVecOverrides, name, fn) for name, fn in _ACCURATE_VEC.items()]
     swaps.append((CppVecKernel, "get_to_dtype_expr", _exact_int64_to_float32(CppVecKernel.get_to_dtype_expr)))
+    swaps.append((KernelArgs, "cpp_argdefs", _double_scalar_args(KernelArgs.cpp_argdefs)))
+    swaps.append((CppPythonBindingsCodeCache, "extra_parse_arg", _PARSE_DOUBLE))
     saved = [(cls, name, cls.__dict__.get(name)) for cls, name, _ in swaps]
     for cls, name, fn in swaps:
         setattr(cls, name, fn)

@@ -324,4 +324,22 @@ def test_interp_on_a_run_time_length_is_one_graph():
     img = np.random.default_rng(0).integers(0, 256, size=(6, 7))  # int64: the bin count depends on the data
     rep = _captured(_equalize, img)
     assert same(rep.result, _equalize(img))
+
+
+# ------------------------------------------------------------------------- found by tests/programs/programs3.py
+
+
+def _floats_read_from_data(x):
+    return float(x.sum()), np.full(2, float(x.max())), x[2].item() + 1.0
+
+
+@pytest.mark.inductor
+def test_a_float_read_from_the_data_keeps_float64():
+    """simpson_richardson, generator_windows: Inductor passed a float read from the data (``float(y.sum())``, an
+    unbacked SymFloat) into its C++ kernels as ``const float``: compiled results came back rounded to float32."""
+    x = np.random.default_rng(0).random(9)
+    got = C.compile(_floats_read_from_data)(x)
+    exp = _floats_read_from_data(x)
+    assert type(got[0]) is float and got[0] == pytest.approx(exp[0], rel=1e-15, abs=0)
+    assert got[1].dtype == np.float64 and np.array_equal(got[1], exp[1]) and got[2] == exp[2]
     assert rep.graph_count == 1 and not rep.graph_breaks
