@@ -100,10 +100,20 @@ template <> inline double parse_arg<double>(PyObject* args, size_t n) {{
 """
 
 
+def _wrapping_integers(ffast_math_flags):
+    """NumPy's integers wrap around; in C++ a signed overflow is undefined, and GCC's -O3 took it so in compiled
+    code: the shim's uint64 ``%`` and ``//`` (made of int64 operations that overflow by design) gave 2**63 for
+    every element of an FNV hash.  ``-fwrapv`` makes signed arithmetic wrap, as NumPy's does."""
+    from torch._inductor import cpp_builder
+
+    return lambda: ffast_math_flags() + ([] if cpp_builder._IS_WINDOWS else ["fwrapv"])
+
+
 @contextlib.contextmanager
 def _accurate_vector_code():
-    """While our CPU graphs compile: the accurate vector math above, exact int64 -> float32 conversions and
-    float64 scalar arguments."""
+    """While our CPU graphs compile: the accurate vector math above, exact int64 -> float32 conversions, float64
+    scalar arguments and wrapping integer arithmetic."""
+    from torch._inductor import cpp_builder
     from torch._inductor.codecache import CppPythonBindingsCodeCache
     from torch._inductor.codegen.common import KernelArgs
     from torch._inductor.codegen.cpp import CppVecKernel, CppVecOverrides
@@ -112,6 +122,7 @@ def _accurate_vector_code():
     swaps.append((CppVecKernel, "get_to_dtype_expr", _exact_int64_to_float32(CppVecKernel.get_to_dtype_expr)))
     swaps.append((KernelArgs, "cpp_argdefs", _double_scalar_args(KernelArgs.cpp_argdefs)))
     swaps.append((CppPythonBindingsCodeCache, "extra_parse_arg", _PARSE_DOUBLE))
+    swaps.append((cpp_builder, "_get_ffast_math_flags", _wrapping_integers(cpp_builder._get_ffast_math_flags)))
     saved = [(cls, name, cls.__dict__.get(name)) for cls, name, _ in swaps]
     for cls, name, fn in swaps:
         setattr(cls, name, fn)

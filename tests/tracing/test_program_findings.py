@@ -323,6 +323,7 @@ def test_bincount_of_bytes_has_a_known_size():
 def test_interp_on_a_run_time_length_is_one_graph():
     img = np.random.default_rng(0).integers(0, 256, size=(6, 7))  # int64: the bin count depends on the data
     rep = _captured(_equalize, img)
+    assert rep.graph_count == 1 and not rep.graph_breaks
     assert same(rep.result, _equalize(img))
 
 
@@ -342,4 +343,37 @@ def test_a_float_read_from_the_data_keeps_float64():
     exp = _floats_read_from_data(x)
     assert type(got[0]) is float and got[0] == pytest.approx(exp[0], rel=1e-15, abs=0)
     assert got[1].dtype == np.float64 and np.array_equal(got[1], exp[1]) and got[2] == exp[2]
-    assert rep.graph_count == 1 and not rep.graph_breaks
+
+
+def _fnv_and_mod(keys):
+    h = np.full(keys.shape, 0xCBF29CE484222325, dtype=np.uint64)
+    for shift in (0, 8):
+        h ^= (keys >> np.uint64(shift)) & np.uint64(0xFF)
+        h *= np.uint64(0x100000001B3)
+    big = keys | np.uint64(2**63)
+    return h, big % np.uint64(7), big // np.uint64(3), keys.astype(np.int32) * np.int32(100000)
+
+
+@pytest.mark.inductor
+def test_uint64_hashing_wraps_as_numpy():
+    """hash_uint64_wrap: the shim's uint64 ``%`` and ``//`` are int64 operations that overflow by design; GCC took
+    the overflow as undefined and gave 2**63 for every element (``-fwrapv`` now)."""
+    keys = np.random.default_rng(0).integers(0, 2**63, 8, dtype=np.uint64)
+    assert same(C.compile(_fnv_and_mod)(keys), _fnv_and_mod(keys))
+
+
+_FNV_PRIME = np.uint64(0x100000001B3)
+
+
+def _times_global_uint64(k):
+    return k * _FNV_PRIME
+
+
+@pytest.mark.xfail(strict=True, reason="a module-level numpy.uint64 scalar reaches the graph through Dynamo's "
+                                       "torch._as_tensor_fullprec / guards.from_numpy, i.e. torch.as_tensor, which "
+                                       "refuses numpy.uint64 ('an integer is required'): the whole function runs in "
+                                       "NumPy (tracing/_dynamo_patch could wrap it as a 0-d array)")
+def test_a_module_level_uint64_scalar_compiles():
+    k = np.arange(4, dtype=np.uint64)
+    rep = _captured(_times_global_uint64, k)
+    assert same(rep.result, _times_global_uint64(k))
