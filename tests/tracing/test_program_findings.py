@@ -323,8 +323,8 @@ def test_bincount_of_bytes_has_a_known_size():
 def test_interp_on_a_run_time_length_is_one_graph():
     img = np.random.default_rng(0).integers(0, 256, size=(6, 7))  # int64: the bin count depends on the data
     rep = _captured(_equalize, img)
-    assert rep.graph_count == 1 and not rep.graph_breaks
     assert same(rep.result, _equalize(img))
+    assert rep.graph_count == 1 and not rep.graph_breaks
 
 
 # ------------------------------------------------------------------------- found by tests/programs/programs3.py
