@@ -377,3 +377,45 @@ def test_a_module_level_uint64_scalar_compiles():
     k = np.arange(4, dtype=np.uint64)
     rep = _captured(_times_global_uint64, k)
     assert same(rep.result, _times_global_uint64(k))
+
+
+def _newton_count(a, b):
+    x = np.zeros_like(b)
+    for it in range(30):
+        f = a @ x + 0.1 * x ** 3 - b
+        if np.linalg.norm(f) < 1e-12:
+            break
+        x = x - np.linalg.solve(a + np.diag(0.3 * x ** 2), f)
+    return x, it
+
+
+@pytest.mark.xfail(strict=True, reason="tracing/_loops leaves a loop whose variable is read after it (`return x, "
+                                       "it`) to Dynamo, which unrolls it; its convergence test is then a graph "
+                                       "break and the rest of the function runs uncompiled (newton_fd_jacobian)")
+def test_a_loop_whose_variable_is_read_after_it_is_outlined():
+    rng = np.random.default_rng(0)
+    a, b = np.eye(4) * 4 + 0.3 * rng.standard_normal((4, 4)), rng.standard_normal(4)
+    rep = _captured(_newton_count, a, b)
+    assert same(rep.result, _newton_count(a, b))
+    assert {e.feature for e in rep.graph_breaks} == {"outlined loop"}, rep
+
+
+def _first_close_pair(p, r):
+    for i in range(p.shape[0]):
+        for j in range(i + 1, p.shape[0]):
+            d = np.abs(p[i] - p[j]).sum()
+            if d < r:
+                return i, j, d
+    return -1, -1, np.inf
+
+
+@pytest.mark.xfail(strict=True, reason="an `if` on an array that returns an array computed before it, in a loop "
+                                       "nested in an outlined loop, is not cut (tracing/_branches, _loops): a graph "
+                                       "break per call of the inner body (early_return_nested; without the nesting, "
+                                       "or returning only names of ints, it is cut)")
+def test_an_early_return_from_a_nested_loop_is_cut():
+    p = np.random.default_rng(0).standard_normal((12, 2))
+    for r in (1.0, 1e-9):
+        rep = _captured(_first_close_pair, p, r)
+        assert same(rep.result, _first_close_pair(p, r))
+        assert {e.feature for e in rep.graph_breaks} == {"outlined loop"}, rep
