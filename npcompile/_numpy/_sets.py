@@ -189,9 +189,24 @@ def _flat_unique(x, assume_unique):
     return t if assume_unique else _unique_flat(t, True)[0]
 
 
+def _sorted_firsts(t):
+    """1-D ``t`` sorted in NumPy's order, the permutation, and where each distinct value starts (NaNs one value):
+    ``unique`` as masks of the input's size, so a set operation made of them has one data-dependent size (its
+    result's; under compile, a size made inside a call and not returned stopped it from being traced)."""
+    perm = _argsort(t, 0)
+    aux = _moved(t, lambda m: m[perm])
+    return aux, perm, _first_of_runs(aux, True)
+
+
 def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
     """``numpy.intersect1d``: sorted common values; ``return_indices`` gives their first positions in each."""
     a, b = as_tensor(ar1).reshape(-1), as_tensor(ar2).reshape(-1)
+    if a.dtype == b.dtype and not assume_unique:  # (else values equal only once cast: NumPy's concatenation)
+        (sa, pa, fa), (sb, pb, fb) = _sorted_firsts(a), _sorted_firsts(b)
+        in_a = fa & isin(wrap(sa), wrap(b)).tensor
+        if not return_indices:
+            return wrap(sa[in_a])
+        return wrap(sa[in_a]), wrap(pa[in_a]), wrap(pb[fb & isin(wrap(sb), wrap(a)).tensor])
     if assume_unique:
         ua, ia, ub, ib = a, torch.arange(a.shape[0]), b, torch.arange(b.shape[0])
     else:
@@ -216,8 +231,9 @@ def union1d(ar1, ar2):
 
 def setdiff1d(ar1, ar2, assume_unique=False):
     """``numpy.setdiff1d``: values of ``ar1`` not in ``ar2``, in ``ar1``'s dtype."""
-    a = _flat_unique(ar1, assume_unique)
-    return wrap(a[~isin(wrap(a), ar2, assume_unique=assume_unique).tensor])
+    a = as_tensor(ar1).reshape(-1)
+    a, _, first = (a, None, True) if assume_unique else _sorted_firsts(a)
+    return wrap(a[first & ~isin(wrap(a), ar2, assume_unique=assume_unique).tensor])
 
 
 def setxor1d(ar1, ar2, assume_unique=False):
