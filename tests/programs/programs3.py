@@ -402,3 +402,100 @@ def dict_of_arrays_loop(cols):
     total = sum(c for c in cols.values())
     zs = {k: (v - v.mean()) / v.std() for k, v in sorted(cols.items())}
     return stats, total, zs
+
+
+# ------------------------------------------------------------------------------------------------ more styles
+
+
+@program("geometry", lambda rng: (rng.standard_normal((10, 3, 3)),), rtol=1e-10)
+def triangle_normals_volumes(tris):
+    e1 = tris[:, 1] - tris[:, 0]
+    e2 = tris[:, 2] - tris[:, 0]
+    n = np.cross(e1, e2)
+    area = 0.5 * np.linalg.norm(n, axis=1)
+    unit = n / np.linalg.norm(n, axis=-1, keepdims=True)
+    vol = np.linalg.det(tris) / 6.0  # signed tetrahedron volumes with the origin
+    angle = np.degrees(np.arccos(np.clip(np.einsum("ij,ij->i", e1, e2) / (np.linalg.norm(e1, axis=1)
+                                                                            * np.linalg.norm(e2, axis=1)), -1, 1)))
+    return area, unit, vol, angle, np.cross(e1.T, e2.T, axisa=0, axisb=0)
+
+
+@program("data", lambda rng: (rng.uniform(0, 600, 25), rng.integers(0, 3, 25)), rtol=1e-12)
+def tariff_select_piecewise(kwh, plan):
+    rate = np.select([kwh < 100, kwh < 300, kwh >= 300], [0.10, 0.15, 0.22], default=np.nan)
+    tiered = np.piecewise(kwh, [kwh < 100, (kwh >= 100) & (kwh < 300), kwh >= 300],
+                          [lambda k: 0.1 * k, lambda k: 10 + 0.15 * (k - 100), lambda k: 40 + 0.22 * (k - 300)])
+    fee = np.choose(plan, [5.0, 7.5, 12.0])
+    return rate * kwh + fee, tiered, np.where(plan == 2, tiered * 0.9, tiered)
+
+
+@program("data", lambda rng: (rng.integers(0, 30, 20), rng.integers(10, 40, 15)))
+def set_operations(a, b):
+    common, ia, ib = np.intersect1d(a, b, return_indices=True)
+    only_a = np.setdiff1d(a, b)
+    either = np.union1d(a, b)
+    sym = np.setxor1d(a, b)
+    mask = np.isin(a, b)
+    return common, ia, ib, only_a, either, sym, mask, np.isin(b, a, invert=True).sum(), np.unique(a, return_counts=True)
+
+
+@program("stencil", lambda rng: (rng.uniform(0.5, 1.5), 9, 7), rtol=1e-12)
+def gradient_meshgrid(k, nx, ny):
+    x = np.linspace(-1, 1, nx)
+    y = np.linspace(0, 2, ny)
+    xx, yy = np.meshgrid(x, y, indexing="ij")
+    f = np.sin(k * xx) * np.exp(-yy)
+    gx, gy = np.gradient(f, x, y)
+    g2 = np.gradient(f, axis=1, edge_order=2)
+    lap = np.gradient(gx, x, axis=0) + np.gradient(gy, y, axis=1)
+    return gx, gy, g2, lap, np.hypot(gx, gy).max()
+
+
+@program("data", lambda rng: (rng.standard_normal((6, 10)), 3))
+def partition_topk_take_along(x, k):
+    idx = np.argpartition(-x, k, axis=1)[:, :k]
+    vals = np.take_along_axis(x, idx, axis=1)
+    order = np.argsort(-vals, axis=1)
+    top_idx = np.take_along_axis(idx, order, axis=1)
+    out = np.zeros_like(x)
+    np.put_along_axis(out, top_idx, 1.0, axis=1)
+    kth = np.partition(x, k, axis=1)[:, k]
+    return top_idx, np.take_along_axis(x, top_idx, axis=1), out, kth, np.triu(x[:, :6]), x[np.tril_indices(6, -1)]
+
+
+@program("bits", lambda rng: (rng.standard_normal(12) * 10.0 ** rng.integers(-5, 6, 12),))
+def float_bits_frexp(x):
+    m, e = np.frexp(x)
+    back = np.ldexp(m, e)
+    frac, whole = np.modf(x)
+    q, r = np.divmod(x, 0.75)
+    bits = x.view(np.int64)
+    sign = (bits >> 63) & 1
+    return m, e, back, frac, whole, q, r, sign, np.nextafter(x, np.inf) - x, np.spacing(x), np.copysign(1.0, x)
+
+
+@program("complex", lambda rng: ((rng.standard_normal(32) + 1j * rng.standard_normal(32)).astype(np.complex64),),
+         rtol=2e-4, atol=2e-4)
+def complex64_fft_pipeline(z):
+    spec = np.fft.fft(z)
+    power = np.abs(spec) ** 2
+    phase = np.angle(spec)
+    filt = np.where(np.abs(np.fft.fftfreq(z.size)) < 0.2, spec, 0)
+    back = np.fft.ifft(filt)
+    conj = z * np.conj(z)
+    return spec, power, phase, back, conj.real, np.vdot(z, z), z.real.dtype, (z * 2j).dtype
+
+
+@program("image", lambda rng: (rng.integers(-128, 128, (8, 8), dtype=np.int8),
+                               rng.integers(0, 65536, 8, dtype=np.uint16)))
+def int8_uint16_saturate(a, w):
+    info = np.iinfo(a.dtype)
+    boosted = np.clip(a.astype(np.int16) * 2, info.min, info.max).astype(np.int8)
+    wrapped = a * np.int8(2)  # int8 wraps
+    absval = np.abs(a)  # abs(-128) stays -128 in int8
+    halved = a // 2 + a % 2
+    wsum = w.sum()  # uint16 sums to uint64
+    wmean = w.mean()
+    scaled = (w >> 8).astype(np.uint8)
+    mixed = a[0] + w  # int8 with uint16 -> int32
+    return boosted, wrapped, absval, halved, wsum, wmean, scaled, mixed, np.negative(w), a.max(axis=0)
