@@ -54,6 +54,7 @@ from .tracing import _copies
 from .tracing import _devices
 from .tracing import _dynamo_patch as _patch
 from .tracing import _fast_path
+from .tracing import _lean_graph
 from .tracing import _branches
 
 import torch._dynamo  # noqa: E402
@@ -372,7 +373,13 @@ class _Backend:
             rec.graphs.append(gm)
         self.owner._graph_count += 1
         compiled = self.backend(gm, example_inputs)
-        return _numpy_errors(compiled) if _has_checks(gm) else compiled
+        lean = _lean_graph.lean_call(compiled)  # what the direct path calls instead (see _fast_path)
+        if _has_checks(gm):
+            compiled = _numpy_errors(compiled)
+            lean = lean and _numpy_errors(lean)
+        if lean is not None:
+            _lean_graph.attach(compiled, lean)
+        return compiled
 
 
 def _has_checks(gm) -> bool:

@@ -67,6 +67,8 @@ import torch._dynamo.variables.misc as _dy_misc  # noqa: E402
 import torch._dynamo.variables.tensor as _dy_tensor  # noqa: E402
 import torch._dynamo.variables.torch_function as _dy_tf  # noqa: E402
 
+from . import _fast_path, _lean_graph  # noqa: E402
+
 
 try:
     from torch._dynamo.eval_frame import skip_code
@@ -1315,12 +1317,8 @@ def _guard_from_numpy(a):
     function back on and calls ``torch.as_tensor`` (for a default device), several µs per guard, and such an
     array has two guards, checked on every call (``npcompile.tracing.overhead``'s module-global case).  Anything
     else as Dynamo does."""
-    if type(a) is _np.ndarray and not torch._C._len_torch_function_stack():
-        try:
-            return torch.from_numpy(a)
-        except (TypeError, ValueError):  # a dtype torch lacks, negative strides: Dynamo's answer
-            pass
-    return _ORIG_GUARD_FROM_NUMPY(a)
+    t = _fast_path.array_tensor(a)
+    return _ORIG_GUARD_FROM_NUMPY(a) if t is None else t
 
 
 def _tx_call_function(self, fn, args, kwargs):
@@ -1406,6 +1404,9 @@ def _patch_table():
         # guards.from_numpy: the guards built for our compiles convert an array they check faster (looked up when
         # a guard is built, so plain torch.compile's guards keep Dynamo's).
         table.append((_dy_guards, "from_numpy", _guard_from_numpy))
+    # runtime_wrappers._create_runtime_wrapper (AOTAutograd's per-call wrapper around a graph, looked up when built):
+    # marks the wrappers that have nothing to do per call, which the direct path then skips (tracing._lean_graph).
+    table.append((_lean_graph.runtime_wrappers, "_create_runtime_wrapper", _lean_graph.create_runtime_wrapper))
     if NESTED_GRAPH_BREAKS:
         # symbolic_convert.InstructionTranslatorBase.call_function / .inline_user_function_return: nested graph
         # breaks only in a function the current call instruction calls itself (see _tx_inline_user_function_return).

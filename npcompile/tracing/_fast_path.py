@@ -22,7 +22,8 @@ The run-time Dynamo internals npcompile relies on are all here (the trace-time o
   is only used while it is not ``None``, so a dead entry is never called.
 * A compiled graph is installed as a ``torch._dynamo.disable`` wrapper (``_torchdynamo_disable``, the graph
   as ``__wrapped__``) that only clears the frame callback around the call; the direct call clears it itself
-  and calls the graph (see ``_globals_for``).
+  and calls the graph, or the graph's lean call, which skips AOTAutograd's and Inductor's per-call wrappers
+  where they have nothing to do (``_lean_graph``, which lists the internals it relies on).
 * ``torch._dynamo.config.record_runtime_overhead`` (set off while we compile, see ``config_patches``): the
   profiler bookkeeping Dynamo otherwise puts into every transformed code.
 
@@ -35,7 +36,10 @@ from __future__ import annotations
 import dis
 import types
 
+import numpy as np
 import torch
+
+from . import _lean_graph
 
 try:
     from torch._dynamo.eval_frame import _debug_get_cache_entry_list as _cache_entries
@@ -43,6 +47,10 @@ except ImportError:  # pragma: no cover - torch without it: normal path only
     _cache_entries = None
 
 from torch._C._dynamo.eval_frame import set_eval_frame as _set_eval_frame
+
+_ndarray = np.ndarray
+_from_numpy = torch.from_numpy
+_tf_stack_len = torch._C._len_torch_function_stack
 
 MISS = object()  # returned by ``DirectPath.__call__`` when no direct entry's guards pass
 
@@ -90,16 +98,53 @@ def _direct_only(code: types.CodeType, module_globals: dict) -> bool:
 
 
 def _globals_for(code: types.CodeType, module_globals: dict) -> dict:
-    """The globals a direct entry's code loads, each compiled graph unwrapped from its ``torch._dynamo.disable``
-    wrapper (which clears the frame callback around the call; the direct call has cleared it already)."""
+    """The globals a direct entry's code loads, each compiled graph as ``_lean_graph.direct_callable`` gives it
+    and torch as ``_TorchForArrays``."""
     g = {"__builtins__": module_globals.get("__builtins__")}
     for ins in dis.get_instructions(code):
         if ins.opname == "LOAD_GLOBAL" and ins.argval not in g:
             v = module_globals[ins.argval]
-            if ins.argval.startswith(_GRAPH_PREFIX) and getattr(v, "_torchdynamo_disable", False):
-                v = getattr(v, "__wrapped__", v)
+            if ins.argval.startswith(_GRAPH_PREFIX):
+                v = _lean_graph.direct_callable(v)
+            elif v is torch:
+                v = _TORCH_FOR_ARRAYS
             g[ins.argval] = v
     return g
+
+
+def array_tensor(a):
+    """``torch.from_numpy(a)`` for a plain ndarray where no torch function mode is active (then that is what
+    ``torch.as_tensor(a)`` gives, a view of its memory, in a fraction of the time), else None: a dtype or byte
+    order torch lacks, negative strides, a subclass, or a mode (a default device) that may put it elsewhere."""
+    if type(a) is _ndarray and not _tf_stack_len():
+        try:
+            return _from_numpy(a)
+        except (TypeError, ValueError):
+            pass
+    return None
+
+
+class _TorchForArrays:
+    """torch as a direct entry's code sees it: what it applies to a module-level array the function reads,
+    ``torch._as_tensor_fullprec(torch.as_tensor(mod.W))`` (Dynamo's code for an array graph input, several µs),
+    is ``array_tensor`` and the tensor itself where that is their answer; anything else is torch's."""
+
+    def __getattr__(self, name):
+        return getattr(torch, name)
+
+    @staticmethod
+    def as_tensor(data, *args, **kwargs):
+        t = None if args or kwargs else array_tensor(data)
+        return torch.as_tensor(data, *args, **kwargs) if t is None else t
+
+    @staticmethod
+    def _as_tensor_fullprec(t):
+        if type(t) is torch.Tensor and not _tf_stack_len():
+            return t  # (torch.as_tensor of a tensor, with no dtype, device or mode to apply)
+        return torch._as_tensor_fullprec(t)
+
+
+_TORCH_FOR_ARRAYS = _TorchForArrays()
 
 
 class DirectPath:

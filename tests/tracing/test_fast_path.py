@@ -1,6 +1,7 @@
 """The direct call path (``npcompile.tracing._fast_path``): warm calls run Dynamo's cached code without its
 frame hook, and must give exactly what the normal path gives, never using a dead cache entry."""
 
+import contextlib
 import gc
 
 import numpy as np
@@ -308,3 +309,32 @@ def test_inductor_direct_path():
         assert same(f(x, y), k3(x, y))
     (_, _, fn), = f.__npcompile_state__.direct.table
     assert not any("record_pregraph" in n for n in fn.__code__.co_names)
+
+
+
+@pytest.mark.filterwarnings("ignore:The given NumPy array is not writable")
+@pytest.mark.parametrize("mode", [None, "meta"], ids=["no_mode", "device_mode"])
+def test_torch_for_arrays_gives_what_torch_gives(mode):
+    """The direct path's torch (``_fast_path._TorchForArrays``) converts arrays as ``torch.as_tensor`` does."""
+    lean = _fast_path._TORCH_FOR_ARRAYS
+    ro = np.arange(4.0)
+    ro.flags.writeable = False
+    arrays = [np.arange(6.0).reshape(2, 3), np.arange(6.0).reshape(2, 3).T, np.ones((), np.float32), ro,
+              np.arange(4.0)[::-1], np.arange(3, dtype=">i4"), np.zeros(2, dtype=np.complex64)]
+    with torch.device(mode) if mode else contextlib.nullcontext():
+        for a in arrays:
+            try:
+                expected = torch.as_tensor(a)
+            except (TypeError, ValueError) as e:
+                with pytest.raises(type(e)):
+                    lean.as_tensor(a)
+                continue
+            got = lean.as_tensor(a)
+            assert (got.dtype, got.device, got.shape, got.stride()) == \
+                (expected.dtype, expected.device, expected.shape, expected.stride())
+            if mode is None:
+                assert torch.equal(got, expected) and got.data_ptr() == expected.data_ptr() == a.ctypes.data
+                assert lean._as_tensor_fullprec(got) is got
+        for x in (2.5, 3):
+            assert lean._as_tensor_fullprec(x).dtype == torch._as_tensor_fullprec(x).dtype
+    assert lean.float64 is torch.float64  # everything else is torch's
