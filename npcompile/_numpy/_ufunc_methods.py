@@ -437,17 +437,22 @@ def _sequential_scan(uf, loop):
     return k
 
 
-def _first_negative_zero(xs, axis):
-    """Whether a first element along ``axis`` is -0.0; on the CPU through a NumPy view (torch's narrow,
-    comparisons, any and bool cost some 10 us; a 1-D array's first value, 1.5 us)."""
+def _starts_negative_zero(xs, axis) -> torch.Tensor:
+    """Whether a first element along ``axis`` is -0.0 (its bits are the sign bit alone), as a bool tensor."""
+    bits = _FLOAT_BITS[xs.dtype]
+    return (xs.select(axis, 0).view(bits) == torch.iinfo(bits).min).any()
+
+
+def _first_negative_zero(xs, axis) -> bool:
+    """``_starts_negative_zero`` of real data; on the CPU through a NumPy view (torch's select, comparison, any
+    and bool cost some 10 us; a 1-D array's first value, 1.5 us)."""
     if xs.is_cpu and not xs.requires_grad and xs.dtype in _NUMPY_FLOATS:
         v = xs.numpy()
         if v.ndim == 1:
             return v[0] == 0 and math.copysign(1.0, v[0]) < 0
         first = v.take(0, axis)
         return bool(((first == 0) & _np.signbit(first)).any())
-    first = xs.narrow(axis, 0, 1)
-    return bool(((first == 0) & torch.signbit(first)).any())
+    return bool(_starts_negative_zero(xs, axis))
 
 
 _NUMPY_FLOATS = frozenset({torch.float16, torch.float32, torch.float64})
@@ -455,23 +460,36 @@ _NUMPY_FLOATS = frozenset({torch.float16, torch.float32, torch.float64})
 
 def running_sum(x, axis, dtype=None):
     """``torch.cumsum`` with NumPy's zero signs: torch adds from +0.0 where NumPy's scan starts from the first
-    element, so a leading run of -0.0 (in either part of a complex) stays -0.0 (torch: 0.0).  Eager, the fix is
-    skipped when no first element is -0.0 (it costs more than the scan)."""
-    r = torch.cumsum(x, axis, dtype=dtype)
+    element, so a leading run of -0.0 (in either part of a complex) stays -0.0 (torch: 0.0).  The fix reads the
+    input again, so it runs only where a first element is -0.0: eager, a check in Python; traced, a cond on that
+    check (a kernel over the first elements, then the scan with or without the fix; Inductor's CPU scan is an
+    ATen call either way, and its consumers fuse after the cond as after the call: a compiled running mean of
+    2000x2000 took 1.4x torch.compile's time, which keeps +0.0, now about the same)."""
     axis %= x.ndim
     if not (x.is_floating_point() or x.is_complex()) or x.shape[axis] == 0:
-        return r
+        return torch.cumsum(x, axis, dtype=dtype)
+    xs = torch.view_as_real(x.resolve_conj()) if x.is_complex() else x
+    if _tracing(x):  # (the op itself: torch.cond would start a nested Dynamo compile; branches give tuples)
+        if not all(type(n) is int or n.node.expr.is_Symbol for n in x.shape):
+            return _negative_zero_run(x, axis, dtype)  # Inductor's cond cannot bind s0, s1 from a size s0*s1
+        return torch.ops.higher_order.cond(_starts_negative_zero(xs, axis),
+                                           lambda x: (_negative_zero_run(x, axis, dtype),),
+                                           lambda x: (torch.cumsum(x, axis, dtype=dtype),), (x,))[0]
+    return _negative_zero_run(x, axis, dtype) if _first_negative_zero(xs, axis) else torch.cumsum(x, axis, dtype=dtype)
+
+
+def _negative_zero_run(x, axis, dtype):
+    """``torch.cumsum`` with its sums over the leading run of -0.0 made -0.0.  The run ends at the first element
+    that is not -0.0: a min reduction of indices, which Inductor vectorizes (a second scan cost compiled code 3.5x
+    the plain cumsum, an argmax and signbit ran scalar).  The run's sums (+0.0 there) become -(0.0 - sum), which
+    is -0.0 with the sum's gradient."""
+    r = torch.cumsum(x, axis, dtype=dtype)
     xs, rs = (torch.view_as_real(x.resolve_conj()), torch.view_as_real(r)) if x.is_complex() else (x, r)
-    if not _tracing(x) and not _first_negative_zero(xs, axis):
-        return r
-    # the run ends at the first element that is not -0.0 (whose bits are the sign bit alone): a min reduction of
-    # indices, which Inductor vectorizes (a second scan cost compiled code 3.5x the plain cumsum, an argmax and
-    # signbit ran scalar), and the run's sums are -0.0
     n = xs.shape[axis]
     at = torch.arange(n, device=xs.device).view([n if d == axis else 1 for d in range(xs.ndim)])
     bits = _FLOAT_BITS[xs.dtype]
     run = torch.where(xs.view(bits) != torch.iinfo(bits).min, at, n).amin(axis, keepdim=True)
-    r = torch.where(at < run, -0.0, rs)
+    r = torch.where(at < run, -(0.0 - rs), rs)
     return torch.view_as_complex(r) if x.is_complex() else r
 
 

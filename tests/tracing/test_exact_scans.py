@@ -1,0 +1,73 @@
+"""Compiled scans that keep NumPy's exact answers without paying for them in the common case: cumsum's zero signs
+(a leading run of -0.0 stays -0.0) behind a check of the first elements (``_ufunc_methods.running_sum``)."""
+
+import numpy as np
+import pytest
+import torch
+from torch._dynamo.backends.common import aot_autograd
+
+from npcompile import _compile as C
+from npcompile.wrap_numpy import wrap_numpy
+
+
+def _same_bits(got, want):
+    got = np.asarray(got)
+    return got.dtype == want.dtype and got.shape == want.shape and got.tobytes() == want.tobytes()
+
+
+def _leading_negative_zeros(a):
+    a = a.copy()
+    a[0, :2] = -0.0
+    a[:3, 0] = -0.0
+    a[1, 1] = 0.0  # ends row 1's run with +0.0, whose sum is +0.0 in NumPy too
+    return a
+
+
+def test_traced_cumsum_checks_the_first_elements_before_fixing_zero_signs():
+    """The fix of the run's sums reads the input a second time (a quarter of the compiled scan's time), so the
+    traced scan is a cond on the first elements along the axis: the same graph gives NumPy's bits with and
+    without a leading -0.0."""
+    graphs = []
+
+    def keep(gm, example_inputs):
+        graphs.append(gm)
+        return gm.forward
+
+    def f(a, z):
+        return np.cumsum(a, axis=1), np.cumsum(a, axis=0), np.cumsum(z, axis=1)
+
+    g = C.compile(f, backend=aot_autograd(fw_compiler=keep), fullgraph=True)
+    a = np.random.default_rng(0).standard_normal((4, 5))
+    for x in (a, _leading_negative_zeros(a)):
+        z = x + 1j * x[::-1]
+        assert all(_same_bits(got, want) for got, want in zip(g(x, z), f(x, z)))
+    assert len(graphs) == 1
+    conds = [n for n in graphs[0].graph.nodes if n.target is torch.ops.higher_order.cond]
+    assert len(conds) == 3
+
+
+def test_cumsum_of_a_negative_zero_run_keeps_its_gradient():
+    """The run's sums are made -0.0 as -(0.0 - sum): a constant -0.0 there cut their gradient (d x[0] gave 2, not
+    4, below), eager and traced."""
+    h = wrap_numpy(lambda x: np.cumsum(x, axis=1))
+    x = torch.tensor([[-0.0, -0.0, 1.0, 2.0], [1.0, -0.0, 3.0, 0.0]], dtype=torch.float64, requires_grad=True)
+    for fn in (h, C.compile(h, backend="aot_eager")):
+        r = fn(x)
+        assert torch.signbit(r).tolist() == [[True, True, False, False], [False] * 4]
+        assert torch.autograd.grad(r.sum(), x)[0].tolist() == [[4.0, 3.0, 2.0, 1.0]] * 2
+
+
+@pytest.mark.inductor
+def test_compiled_cumsum_zero_signs_across_shapes():
+    """Inductor: the cond's branches build and give NumPy's bits; a second shape compiles with symbolic sizes,
+    where a flattened array's size s0*s1 takes the unconditional fix (Inductor's cond cannot bind s0 and s1
+    from it: the compile failed)."""
+    def f(x):
+        return np.cumsum(x, axis=1) / np.arange(1, x.shape[1] + 1), np.cumsum(x.T, axis=1), np.cumsum(x)
+
+    g = C.compile(f)
+    rng = np.random.default_rng(1)
+    for shape in ((5, 6), (7, 9)):
+        a = rng.standard_normal(shape)
+        for x in (a, _leading_negative_zeros(a)):
+            assert all(_same_bits(got, want) for got, want in zip(g(x), f(x)))
