@@ -623,7 +623,14 @@ def _make_wrapper(state: _Compiled):
         for a in args:
             if type(a) is _ndarray:
                 if a.dtype in torch_dtypes:
-                    moved, t, read_only = _array_tensor(a, moved, args, kwargs)
+                    flags = a.flags
+                    if flags.writeable and flags.c_contiguous:  # the common case, inline (see _array_tensor)
+                        try:
+                            t, read_only = _from_numpy(a), False
+                        except (ValueError, TypeError):  # a negative stride of length 1
+                            moved, t, read_only = _array_tensor(a, moved, args, kwargs)
+                    else:
+                        moved, t, read_only = _array_tensor(a, moved, args, kwargs)
                     if t is not None:
                         if read_only:
                             ro |= 1 << i

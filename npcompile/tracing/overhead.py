@@ -4,11 +4,14 @@ implementation behind both commands below).
     python -m npcompile.tracing.overhead [--backend inductor] [--n 16] [--rounds 15] [--calls 2000]
     python -m benchmarks.overhead [--repeat 7]
 
-``k3(a, b) = np.sin(a) * b + 1.0`` on 16 float64 elements (also with ``b`` a module-level array), so the time is nearly all per-call overhead (guards,
-ndarray <-> tensor conversion, launching the kernel).  Each compiler wraps its own copy of ``k3`` (Dynamo caches
-per code object) and is warmed up first, so no compile time is included; each result is checked against NumPy.
-Batches of the contenders are interleaved and the minimum per-call CPU time of this process over the rounds is
-reported (robust to other load on the machine).
+``k3(a, b) = np.sin(a) * b + 1.0`` on 16 float64 elements (also with ``b`` a module-level array), so the time is
+nearly all per-call overhead (guards, ndarray <-> tensor conversion, launching the kernel).  Each compiler wraps
+its own copy of ``k3`` (Dynamo caches per code object) and is warmed up first, so no compile time is included;
+each result is checked against NumPy.  Batches of the contenders are interleaved and the minimum per-call CPU
+time of this process over the rounds is reported (robust to other load on the machine).
+
+The last row is a compiled Python loop, ``sweep``: ``npcompile.compile`` runs it in Python and calls its body,
+compiled once (``tracing._loops``), per iteration; its time per iteration is that call's overhead.
 """
 
 from __future__ import annotations
@@ -29,6 +32,15 @@ B = np.random.default_rng(1).random(16)  # a module-level array (resized by ``me
 
 def k3_global(a):
     return np.sin(a) * B + 1.0
+
+
+def sweep(x, b):
+    for i in range(1, x.shape[0] - 1):
+        x[i] = 0.5 * (x[i - 1] + x[i + 1]) + b[i]
+    return x
+
+
+_SWEEP_N = 50  # elements: 48 iterations
 
 
 def _copy(fn):
@@ -75,15 +87,40 @@ def measure(backend: str = "inductor", n: int = 16, rounds: int = 15, calls: int
     for _ in range(rounds):
         for name, (f, xs) in contenders.items():
             best[name] = min(best[name], _batch(f, xs, calls))
+    best.update(_measure_loop(backend, rounds, max(1, calls // 50)))
+    return best
+
+
+def _measure_loop(backend: str, rounds: int, calls: int) -> dict:
+    """Per iteration of ``sweep`` (see the module doc): NumPy's and the compiled loop's, minimum CPU µs."""
+    from npcompile._compile import compile as np_compile
+
+    rng = np.random.default_rng(2)
+    x, b = rng.random(_SWEEP_N), rng.random(_SWEEP_N)
+    compiled = np_compile(sweep, backend=backend)
+    for _ in range(3):
+        got = compiled(x.copy(), b)
+    if not np.allclose(got, sweep(x.copy(), b)):
+        raise AssertionError("compiled sweep: result differs from NumPy")
+    per_iteration = calls * (_SWEEP_N - 2)
+    best = {"numpy (loop, per iteration)": float("inf"), "npcompile.compile (loop, per iteration)": float("inf")}
+    for _ in range(rounds):
+        for name, f in zip(best, (sweep, compiled)):
+            copies = [x.copy() for _ in range(calls)]
+            t = time.process_time()
+            for c in copies:
+                f(c, b)
+            best[name] = min(best[name], (time.process_time() - t) / per_iteration * 1e6)
     return best
 
 
 def report(best: dict, backend: str, n: int, rounds: int) -> None:
     print(f"def k3(a, b): return np.sin(a) * b + 1.0   on {n} float64 elements, backend={backend}, warmed up\n"
           f"per-call CPU time, minimum over {rounds} rounds\n")
-    print(f"  {'':38s} {'µs/call':>8s} {'vs numpy':>9s}")
+    print(f"  {'':40s} {'µs/call':>8s} {'vs numpy':>9s}")
     for name, us in best.items():
-        print(f"  {name:38s} {us:8.1f} {us / best['numpy']:8.1f}x")
+        base = best["numpy (loop, per iteration)" if "loop" in name else "numpy"]
+        print(f"  {name:40s} {us:8.1f} {us / base:8.1f}x")
     r = best["torch.compile (numpy code)"] / best["npcompile.compile"]
     print(f"\n  torch.compile / npcompile.compile on the same NumPy code: {r:.2f}x (>1: npcompile has less overhead)")
 

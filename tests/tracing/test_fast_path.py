@@ -338,3 +338,16 @@ def test_torch_for_arrays_gives_what_torch_gives(mode):
         for x in (2.5, 3):
             assert lean._as_tensor_fullprec(x).dtype == torch._as_tensor_fullprec(x).dtype
     assert lean.float64 is torch.float64  # everything else is torch's
+
+
+def test_contiguous_argument_with_a_negative_stride_on_a_length_one_axis():
+    """NumPy calls ``a[::-1]`` of shape (1, 3) C-contiguous; torch cannot view its negative stride."""
+    def g(a):
+        a += 1.0
+        return a * 2.0
+
+    f = C.compile(g, backend="aot_eager")
+    for _ in range(3):
+        x, ref = np.arange(3.0).reshape(1, 3)[::-1], np.arange(3.0).reshape(1, 3)[::-1]
+        assert x.flags.c_contiguous and x.strides[0] < 0
+        assert same(f(x), g(ref)) and same(x, ref)
