@@ -20,7 +20,7 @@ import torch
 import torch.nn.functional as _F
 
 from .._errors import UnsupportedFeature
-from ._trace import is_tracing as _tracing
+from ._trace import check, is_tracing as _tracing
 from . import _dtypes
 from . import _ufuncs as U
 from ._ndarray import ndarray, view_of, wrap
@@ -206,10 +206,8 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     fpt = _t(fpt, _dtypes.default_complex if fpt.is_complex() else _dtypes.default_float)
     if xpt.ndim != 1 or fpt.ndim != 1:
         raise ValueError("Data points must be 1-D sequences")
-    if xpt.shape[0] != fpt.shape[0]:
-        raise ValueError("fp and xp are not of the same length")
-    if xpt.shape[0] == 0:
-        raise ValueError("array of sample points is empty")
+    check(xpt.shape[0] == fpt.shape[0], ValueError, "fp and xp are not of the same length")  # sizes may be
+    check(xpt.shape[0] != 0, ValueError, "array of sample points is empty")  # data-dependent (np.bincount)
     if period is not None:
         if period == 0:
             raise ValueError("period must be a non-zero value")
