@@ -317,9 +317,6 @@ def test_bincount_of_bytes_has_a_known_size():
     assert same(rep.result, _equalize(img))
 
 
-@pytest.mark.xfail(strict=True, reason="_math.interp checks len(xp) == len(fp) with a Python comparison, which a "
-                                       "length known only when the code runs turns into a graph break (could use "
-                                       "_trace.check)")
 def test_interp_on_a_run_time_length_is_one_graph():
     img = np.random.default_rng(0).integers(0, 256, size=(6, 7))  # int64: the bin count depends on the data
     rep = _captured(_equalize, img)
