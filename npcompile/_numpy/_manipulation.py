@@ -324,9 +324,25 @@ def _sequence(arrays, stacking=False) -> list:
 def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):
     """``numpy.concatenate``: the result dtype is NumPy's ``result_type`` of all inputs (or ``dtype``, or
     ``out``'s), each input cast under ``casting``."""
-    ts = _sequence(arrays)
-    r = _joined(torch.cat, ts, axis, out, dtype, casting)  # (called here too: one call layer less per call)
-    return r if r is not None else _concatenate(ts, axis, out, dtype, casting)
+    if type(arrays) is list and axis == 0 and type(axis) is int and out is None and dtype is None \
+            and casting == "same_kind" and arrays:
+        # the common call, each array converted and checked in one loop (this runs on every eager call): what
+        # ``_joined`` asks, one dtype torch has kernels for and one rank above 0
+        ts = []
+        d = n = None
+        for x in arrays:
+            t = x.tensor if type(x) is ndarray else as_tensor(x)
+            if t.dtype is not d or t.ndim != n:
+                if ts:
+                    return _concatenate(_sequence(arrays), axis, out, dtype, casting)
+                d, n = t.dtype, t.ndim
+            ts.append(t)
+        if n and d in _dtypes.DIRECT:
+            try:
+                return wrap(torch.cat(ts))
+            except (RuntimeError, IndexError):
+                pass  # a shape error, whose message the general path gives
+    return _concatenate(_sequence(arrays), axis, out, dtype, casting)
 
 
 concat = concatenate  # the Array API name (the same function in NumPy)
