@@ -798,11 +798,15 @@ def packbits(a, /, axis=None, bitorder="big"):
     if t.is_floating_point() or t.is_complex():
         raise TypeError("Expected an input array of integer or boolean data type")
     t = t.reshape(1) if t.ndim == 0 else t  # NumPy packs a 0-d array as 1-d, along any axis it has
-    bits = (t.reshape(-1) if axis is None else t.movedim(normalize_axis_index(axis, t.ndim), -1)) != 0
+    bits = t.reshape(-1) if axis is None else t.movedim(normalize_axis_index(axis, t.ndim), -1)
+    bits = bits if bits.dtype == torch.bool else bits != 0  # (compiled, a bool's != 0 went through int64 lanes)
     pad = -bits.shape[-1] % 8
     bits = _F.pad(bits.to(torch.uint8), (0, pad))
     bits = bits.reshape(*bits.shape[:-1], bits.shape[-1] // 8, 8)
-    r = (bits * _bit_weights(order, t.device)).sum(-1, dtype=torch.int32).to(torch.uint8)
+    shifts = range(7, -1, -1) if order == "big" else range(8)
+    r = bits[..., 0] << shifts[0]
+    for i in range(1, 8):  # eight shifted slices OR-ed: compiled, a sum over the 8 bits ran 60x slower
+        r = r | (bits[..., i] << shifts[i])
     return wrap(r if axis is None else r.movedim(-1, normalize_axis_index(axis, t.ndim)))
 
 
@@ -818,8 +822,9 @@ def unpackbits(a, /, axis=None, count=None, bitorder="big"):
     else:
         ax = normalize_axis_index(axis, t.ndim)
     t = t.movedim(ax, -1)
-    w = _bit_weights(order, t.device).to(torch.int32)
-    bits = ((t.to(torch.int32).unsqueeze(-1) & w) != 0).to(torch.uint8).reshape(*t.shape[:-1], t.shape[-1] * 8)
+    shifts = torch.arange(8, dtype=torch.uint8, device=t.device)
+    shifts = shifts.flip(0) if order == "big" else shifts  # (compiled, masks of int32 words ran 20x slower)
+    bits = ((t.unsqueeze(-1) >> shifts) & 1).reshape(*t.shape[:-1], t.shape[-1] * 8)
     if count is not None:
         count = operator.index(count)
         total = bits.shape[-1]
@@ -844,11 +849,6 @@ def _bit_order(bitorder, unpack):
         if bitorder.startswith(order):
             return order
     raise ValueError("'order' must be either 'little' or 'big'")
-
-
-def _bit_weights(bitorder, device):
-    w = torch.tensor([128, 64, 32, 16, 8, 4, 2, 1], dtype=torch.uint8, device=device)
-    return w if bitorder == "big" else w.flip(0)
 
 
 # ------------------------------------------------------------------------------ Python functions over arrays
