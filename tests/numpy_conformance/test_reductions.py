@@ -104,6 +104,20 @@ def test_var_std(aa, ddof, keepdims):
     assert_matches(lambda xp, a: xp.std(a, axis=axis, correction=ddof), a, **r)
 
 
+def test_var_of_huge_integers_differs_by_the_sum_order_only():
+    """README deviation: sums round in torch's order, not NumPy's pairwise blocks (a last-bit difference); var's
+    ``a - mean`` amplifies a mean one ulp off (2048 near 2**63) into up to that squared.  The bound pinned here."""
+    rng = numpy.random.default_rng(0)
+    eps = numpy.finfo(numpy.float64).eps
+    for n in (2, 3, 9, 13, 34, 200):
+        for bits in (4, 20, 40, 61):
+            a = (2**63 - 1 - rng.integers(0, 2**bits, n)).astype(numpy.int64) * rng.choice([-1, 1])
+            spacing = numpy.spacing(abs(numpy.mean(a)))
+            var, std = numpy.var(a), numpy.std(a)
+            assert abs(float(shim.var(a)) - var) <= 16 * (spacing**2 + eps * var)
+            assert abs(float(shim.std(a)) - std) <= 2 * (spacing + eps * std)
+
+
 @given(array_and_axis(FLOAT, finite=True))
 def test_mean_var_where(aa):
     a, axis = aa
