@@ -1,5 +1,7 @@
-"""Compiled scans that keep NumPy's exact answers without paying for them in the common case: cumsum's zero signs
-(a leading run of -0.0 stays -0.0) behind a check of the first elements (``_ufunc_methods.running_sum``)."""
+"""Compiled scans and products that keep NumPy's exact answers without paying for them in the common case:
+cumsum's zero signs (a leading run of -0.0 stays -0.0) behind a check of the first elements
+(``_ufunc_methods.running_sum``), complex prod/cumprod through an op that runs NumPy's loop on small arrays
+(``_ufunc_methods._complex_products``)."""
 
 import numpy as np
 import pytest
@@ -71,3 +73,30 @@ def test_compiled_cumsum_zero_signs_across_shapes():
         a = rng.standard_normal(shape)
         for x in (a, _leading_negative_zeros(a)):
             assert all(_same_bits(got, want) for got, want in zip(g(x), f(x)))
+
+
+def _products(a, b):
+    return np.prod(a), np.cumprod(a), np.prod(b, axis=0), np.cumprod(b, axis=1), np.prod(b, axis=1, where=b.real > 0)
+
+
+def test_traced_small_complex_products_are_numpys_bits():
+    """Up to 2048 elements the op runs NumPy's own loop (cheaper than torch's product and its finiteness check):
+    finite products are NumPy's to the last bit (torch's, in another order, differed there)."""
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal(40) + 1j * rng.standard_normal(40)
+    b = rng.standard_normal((6, 7)) + 1j * rng.standard_normal((6, 7))
+    got = C.compile(_products, backend="aot_eager")(a, b)
+    assert all(_same_bits(g, w) for g, w in zip(got, _products(a, b)))
+
+
+def test_traced_large_complex_products_check_torchs():
+    """Larger arrays take torch's product, kept where finite and else replaced by NumPy's loop (units: exact
+    products in any order)."""
+    rng = np.random.default_rng(4)
+    a = rng.choice(np.array([1, -1, 1j, -1j]), 3000)
+    f = C.compile(lambda a: (np.prod(a), np.cumprod(a)), backend="aot_eager")
+    for x in (a, np.where(np.arange(3000) == 2500, complex(np.inf, 1), a)):
+        with np.errstate(invalid="ignore"):
+            want = np.prod(x), np.cumprod(x)
+        for g, w in zip(f(x), want):
+            assert _same_bits(g, w) if np.isinf(x).any() else g.dtype == w.dtype and np.array_equal(g, w)
