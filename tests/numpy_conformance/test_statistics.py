@@ -27,6 +27,18 @@ def test_median(a, data, keepdims):
     assert_matches(lambda xp, a: xp.median(a, axis=axis, keepdims=keepdims), a)
 
 
+@pytest.mark.xfail(strict=True, reason="_ufunc_methods._flat (since 2fc76a0) permutes x and then reads the kept "
+                                       "sizes from the permuted shape with the original axis numbers")
+@pytest.mark.parametrize("shape", [(2, 3, 4), (0, 0, 1), (1, 1, 0)])
+def test_reducing_leading_axes_that_are_not_last(shape):
+    """Found by HYPOTHESIS_PROFILE=explore: median and prod over two axes other than the last ones raised torch's
+    RuntimeError (a reshape to the wrong sizes)."""
+    a = numpy.arange(numpy.prod(shape, dtype=int), dtype=numpy.int8).reshape(shape)
+    for name in ("median", "prod", "quantile"):
+        kw = {"q": 0.5} if name == "quantile" else {}
+        assert_matches(lambda xp, a: getattr(xp, name)(a, axis=(0, -2), **kw), a)
+
+
 @pytest.mark.parametrize("name", ["median", "nanmedian"])
 def test_median_of_one_middle_value_near_the_maximum(name):
     """One middle value is the median itself, not (x + x) / 2, which overflows (found by HYPOTHESIS_PROFILE=explore);
