@@ -237,6 +237,14 @@ def setdiff1d(ar1, ar2, assume_unique=False):
 
 
 def setxor1d(ar1, ar2, assume_unique=False):
+    """``numpy.setxor1d``: sorted values in exactly one of the inputs (of each input's NaNs, one is kept)."""
+    a, b = as_tensor(ar1).reshape(-1), as_tensor(ar2).reshape(-1)
+    if a.dtype == b.dtype and not assume_unique:  # as in intersect1d
+        (sa, _, fa), (sb, _, fb) = _sorted_firsts(a), _sorted_firsts(b)
+        both = torch.cat([sa, sb])
+        only = torch.cat([fa & ~isin(wrap(sa), wrap(b)).tensor, fb & ~isin(wrap(sb), wrap(a)).tensor])
+        perm = _argsort(both, 0)
+        return wrap(_moved(both, lambda m: m[perm])[only[perm]])
     a, b = _common(_flat_unique(ar1, assume_unique), _flat_unique(ar2, assume_unique))
     both = torch.cat([a, b])
     srt = _moved(both, lambda m: m[_argsort(both, 0)])

@@ -420,27 +420,20 @@ def test_an_early_return_from_a_nested_loop_is_cut():
 
 def _set_ops(a, b, f):
     common, ia, ib = np.intersect1d(a, b, return_indices=True)
-    return common, ia, ib, np.intersect1d(f, f[::2]), np.setdiff1d(a, b), np.setdiff1d(f, b)
+    return common, ia, ib, np.intersect1d(f, f[::2]), np.setdiff1d(a, b), np.setdiff1d(f, b), np.setxor1d(a, b), \
+        np.setxor1d(f, f[:5] + 1.0)
 
 
-def test_intersect1d_and_setdiff1d_are_one_graph():
-    """set_operations: intersect1d and setdiff1d took ``unique`` of their inputs, sizes made inside the call and
-    not returned, so each call ran in NumPy; they are now masks over the sorted inputs (one data-dependent size)."""
+def test_set_operations_are_one_graph():
+    """set_operations: intersect1d, setdiff1d and setxor1d took ``unique`` of their inputs, sizes made inside the
+    call and not returned, so each call ran in NumPy; they are now masks over the sorted inputs (one data-dependent
+    size)."""
     rng = np.random.default_rng(0)
     f = rng.choice([0.0, -0.0, 1.0, np.nan, 2.5], 12)
     args = rng.integers(0, 30, 20), rng.integers(10, 40, 15), f
     rep = _captured(_set_ops, *args)
     assert same(rep.result, _set_ops(*args))
     assert rep.graph_count == 1 and not rep.graph_breaks
-
-
-@pytest.mark.xfail(strict=True, reason="_sets.setxor1d takes unique of each input (sizes made inside the call and "
-                                       "not returned): the call runs in NumPy; masks as in intersect1d would do, "
-                                       "with NumPy's NaN rule (one NaN per input)")
-def test_setxor1d_is_one_graph():
-    a, b = np.arange(8) % 5, np.arange(3, 9)
-    rep = _captured(lambda a, b: np.setxor1d(a, b), a, b)
-    assert same(rep.result, np.setxor1d(a, b))
 
 
 def _with_dtype(z):
