@@ -26,6 +26,8 @@ The run-time Dynamo internals npcompile relies on are all here (the trace-time o
   where they have nothing to do (``_lean_graph``, which lists the internals it relies on).
 * ``torch._dynamo.config.record_runtime_overhead`` (set off while we compile, see ``config_patches``): the
   profiler bookkeeping Dynamo otherwise puts into every transformed code.
+* Dynamo's code for an array graph input read from a module, ``torch._as_tensor_fullprec(torch.as_tensor(
+  mod.W))``, loads torch as a global: the direct code gets ``_TorchForArrays`` in its place.
 
 A torch without these (or with an entry of another shape) simply gets no direct entries: every call then
 takes the normal path.

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import inspect
 import sys
+import weakref
 
 import torch
 from torch._functorch._aot_autograd import runtime_wrappers
@@ -89,7 +90,7 @@ def attach(compiled, lean) -> None:
     """Records ``lean`` as the lean call of ``compiled`` (what npcompile's backend returns to Dynamo; on the
     graph inside its ``torch._dynamo.disable`` wrappers, which Dynamo may replace by its own)."""
     graph = direct_callable(compiled)
-    graph._npc_lean = (graph, lean)  # (the owner too: ``functools.wraps`` copies the attribute to wrappers)
+    graph._npc_lean = (id(graph), lean)  # (the owner too: ``functools.wraps`` copies the attribute to wrappers)
 
 
 def direct_callable(graph):
@@ -97,7 +98,7 @@ def direct_callable(graph):
     its ``torch._dynamo.disable`` wrappers (which clear the frame callback; the direct path cleared it)."""
     while True:
         owner, lean = getattr(graph, "_npc_lean", (None, None))
-        if owner is graph:
+        if owner == id(graph):
             return lean
         inner = getattr(graph, "__wrapped__", None)
         if inner is None or not getattr(graph, "_torchdynamo_disable", False):
@@ -125,10 +126,11 @@ def lean_call(graph):
     profiler = torch.autograd.profiler
     grad_on = torch.is_grad_enabled
     bump = torch.autograd.graph.increment_version
+    full = weakref.ref(graph)  # (the graph holds the lean call: no reference cycle, freed when Dynamo drops it)
 
     def lean(*args):
         if grad_on() or profiler._is_profiler_enabled or debug.RECORD_GRAPH_EXECUTION:
-            return graph(*args)
+            return full()(*args)
         if bumps:
             bump(tuple(args[i] for i in bumps))
         outs = call(list(args))
