@@ -150,6 +150,8 @@ def cast(t: torch.Tensor, td: torch.dtype) -> torch.Tensor:
     if t.is_complex() and not td.is_complex and td != torch.bool:
         warnings.warn("Casting complex values to real discards the imaginary part", ComplexWarning, stacklevel=3)
         t = t.real
+        if t.dtype == td:  # a cast makes new memory: .real is a view (astype's result wrote into its source)
+            return t.clone()
     if td is torch.float16 and t.dtype in _ROUNDED_TWICE_TO_HALF:
         return _half(t)
     return t.to(td)

@@ -661,12 +661,25 @@ def test_copyto_errors():
 # OWNDATA is tested apart: arrays converted from NumPy never have a base in the shim.
 @given(arrays(shape=SMALL, finite=True), st.lists(st.sampled_from(["C", "F", "A", "W", "E", "c", "ALIGNED"]),
                                                   max_size=3), st.one_of(st.none(), dtypes(REAL)))
+@example(numpy.zeros(2, numpy.complex64), [], numpy.dtype("float32"))  # complex to real of one precision (explore)
 def test_require(a, reqs, dtype):
     r = assert_matches(lambda xp, a: xp.require(a, dtype, reqs), a)
     if r is not None:
         exp = numpy.require(_strided_copy(a), dtype, reqs)
         for flag in ("C_CONTIGUOUS", "F_CONTIGUOUS", "WRITEABLE"):
             assert r.flags[flag] == exp.flags[flag] or a.size <= 1, flag
+
+
+@pytest.mark.filterwarnings("ignore::numpy.exceptions.ComplexWarning")
+def test_complex_to_real_of_one_precision_is_a_copy():
+    """Found by HYPOTHESIS_PROFILE=explore: the cast was a view of the real parts, so astype/asarray/require's
+    result was strided and writing into it wrote into the complex source."""
+    for dt, rt in ((numpy.complex64, numpy.float32), (numpy.complex128, numpy.float64)):
+        for convert in (lambda a: a.astype(rt), lambda a: shim.asarray(a, dtype=rt), lambda a: shim.require(a, rt)):
+            a = shim.asarray(numpy.array([[1 + 2j, 3 + 4j], [5 + 6j, 7 + 8j]], dt))
+            r = convert(a)
+            r[0, 0] = 9
+            assert a[0, 0] == 1 + 2j and r.flags.c_contiguous and r.dtype == rt
 
 
 def test_require_errors():
