@@ -27,6 +27,9 @@ from ._sorting import _FLOAT_BITS
 
 _NoValue = _np._NoValue
 _SIGN_BIT = -(2**63)
+# The ops below are defined through torch.library.Library, not custom_op, whose Python dispatch layers cost some
+# 25 us a call (an op of a small array is mostly call); autograd never reaches them.
+_LIB = torch.library.Library("npcompile", "FRAGMENT")
 
 # NumPy lets these reduce over several axes at once (associative and commutative loops).
 _REORDERABLE = frozenset({"add", "multiply", "maximum", "minimum", "fmax", "fmin", "hypot", "logaddexp",
@@ -246,9 +249,6 @@ def _complex_products_impl(x, axis, scan, mask=None, start=None):
 
 _NUMPY_FIRST = 2048  # (NumPy's scalar loop: 5.5 ns an element; torch's product and check: 12-17 us, then 1-3 ns)
 
-# Defined through torch.library.Library, not custom_op, whose Python dispatch layers cost some 25 us a call (an op
-# of a small array is mostly call); autograd never reaches it (``_by_op``).
-_LIB = torch.library.Library("npcompile", "FRAGMENT")
 _LIB.define("complex_products(Tensor x, int axis, bool scan, Tensor? mask=None, Tensor? start=None) -> Tensor")
 _LIB.impl("complex_products", _complex_products_impl, "CompositeExplicitAutograd")
 _complex_products = torch.ops.npcompile.complex_products.default
@@ -470,14 +470,25 @@ def _first_negative_zero(xs, axis) -> bool:
 
 _NUMPY_FLOATS = frozenset({torch.float16, torch.float32, torch.float64})
 
+_LIB.define("first_negative_zero(Tensor x, int axis) -> Tensor")
+_LIB.impl("first_negative_zero", lambda x, axis: torch.tensor(_first_negative_zero(x, axis)), "CPU")
+_first_negative_zero_op = torch.ops.npcompile.first_negative_zero.default
+
+
+@torch.library.register_fake("npcompile::first_negative_zero", lib=_LIB)
+def _(x, axis):
+    return torch.empty((), dtype=torch.bool)
+
 
 def running_sum(x, axis, dtype=None):
     """``torch.cumsum`` with NumPy's zero signs: torch adds from +0.0 where NumPy's scan starts from the first
     element, so a leading run of -0.0 (in either part of a complex) stays -0.0 (torch: 0.0).  The fix reads the
     input again, so it runs only where a first element is -0.0: eager, a check in Python; traced, a cond on that
-    check (a kernel over the first elements, then the scan with or without the fix; Inductor's CPU scan is an
-    ATen call either way, and its consumers fuse after the cond as after the call: a compiled running mean of
-    2000x2000 took 1.4x torch.compile's time, which keeps +0.0, now about the same)."""
+    check, then the scan with or without the fix (Inductor's CPU scan is an ATen call either way, and its
+    consumers fuse after the cond as after the call: a compiled running mean of 2000x2000 took 1.4x
+    torch.compile's time, which keeps +0.0, now about the same).  On the CPU the check is the eager one in an op:
+    Inductor ran a kernel over 2000 first elements on both threads, and waking the second on a loaded machine
+    cost more than the check."""
     axis %= x.ndim
     if not (x.is_floating_point() or x.is_complex()) or x.shape[axis] == 0:
         return torch.cumsum(x, axis, dtype=dtype)
@@ -485,7 +496,8 @@ def running_sum(x, axis, dtype=None):
     if _tracing(x):  # (the op itself: torch.cond would start a nested Dynamo compile; branches give tuples)
         if not all(type(n) is int or n.node.expr.is_Symbol for n in x.shape):
             return _negative_zero_run(x, axis, dtype)  # Inductor's cond cannot bind s0, s1 from a size s0*s1
-        return torch.ops.higher_order.cond(_starts_negative_zero(xs, axis),
+        first = _starts_negative_zero(xs, axis) if not xs.is_cpu else _first_negative_zero_op(xs.detach(), axis)
+        return torch.ops.higher_order.cond(first,
                                            lambda x: (_negative_zero_run(x, axis, dtype),),
                                            lambda x: (torch.cumsum(x, axis, dtype=dtype),), (x,))[0]
     return _negative_zero_run(x, axis, dtype) if _first_negative_zero(xs, axis) else torch.cumsum(x, axis, dtype=dtype)
