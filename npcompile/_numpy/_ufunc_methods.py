@@ -471,7 +471,9 @@ def _first_negative_zero(xs, axis) -> bool:
 _NUMPY_FLOATS = frozenset({torch.float16, torch.float32, torch.float64})
 
 _LIB.define("first_negative_zero(Tensor x, int axis) -> Tensor")
-_LIB.impl("first_negative_zero", lambda x, axis: torch.tensor(_first_negative_zero(x, axis)), "CPU")
+_LIB.impl("first_negative_zero", lambda x, axis: torch.from_numpy(_np.asarray(_first_negative_zero(x, axis))),
+          "CPU")  # (torch.tensor(bool): 5 us)
+_READ_AGAIN = 1 << 17  # bytes up to which a traced fix reads its (cached) input again rather than pay a cond: ~25 us
 _first_negative_zero_op = torch.ops.npcompile.first_negative_zero.default
 
 
@@ -488,14 +490,16 @@ def running_sum(x, axis, dtype=None):
     consumers fuse after the cond as after the call: a compiled running mean of 2000x2000 took 1.4x
     torch.compile's time, which keeps +0.0, now about the same).  On the CPU the check is the eager one in an op:
     Inductor ran a kernel over 2000 first elements on both threads, and waking the second on a loaded machine
-    cost more than the check."""
+    cost more than the check.  Small inputs, in cache, are read again rather than pay for the cond."""
     axis %= x.ndim
     if not (x.is_floating_point() or x.is_complex()) or x.shape[axis] == 0:
         return torch.cumsum(x, axis, dtype=dtype)
     xs = torch.view_as_real(x.resolve_conj()) if x.is_complex() else x
     if _tracing(x):  # (the op itself: torch.cond would start a nested Dynamo compile; branches give tuples)
-        if not all(type(n) is int or n.node.expr.is_Symbol for n in x.shape):
-            return _negative_zero_run(x, axis, dtype)  # Inductor's cond cannot bind s0, s1 from a size s0*s1
+        n = x.numel()
+        if type(n) is int and n * x.element_size() <= _READ_AGAIN or \
+                not all(type(d) is int or d.node.expr.is_Symbol for d in x.shape):
+            return _negative_zero_run(x, axis, dtype)  # (Inductor's cond cannot bind s0, s1 from a size s0*s1)
         first = _starts_negative_zero(xs, axis) if not xs.is_cpu else _first_negative_zero_op(xs.detach(), axis)
         return torch.ops.higher_order.cond(first,
                                            lambda x: (_negative_zero_run(x, axis, dtype),),

@@ -27,8 +27,8 @@ def _leading_negative_zeros(a):
 
 def test_traced_cumsum_checks_the_first_elements_before_fixing_zero_signs():
     """The fix of the run's sums reads the input a second time (a quarter of the compiled scan's time), so the
-    traced scan is a cond on the first elements along the axis: the same graph gives NumPy's bits with and
-    without a leading -0.0."""
+    traced scan of an input over 128 KB is a cond on the first elements along the axis: the same graph gives
+    NumPy's bits with and without a leading -0.0."""
     graphs = []
 
     def keep(gm, example_inputs):
@@ -39,7 +39,7 @@ def test_traced_cumsum_checks_the_first_elements_before_fixing_zero_signs():
         return np.cumsum(a, axis=1), np.cumsum(a, axis=0), np.cumsum(z, axis=1)
 
     g = C.compile(f, backend=aot_autograd(fw_compiler=keep), fullgraph=True)
-    a = np.random.default_rng(0).standard_normal((4, 5))
+    a = np.random.default_rng(0).standard_normal((130, 130))
     for x in (a, _leading_negative_zeros(a)):
         z = x + 1j * x[::-1]
         assert all(_same_bits(got, want) for got, want in zip(g(x, z), f(x, z)))
@@ -63,13 +63,14 @@ def test_cumsum_of_a_negative_zero_run_keeps_its_gradient():
 def test_compiled_cumsum_zero_signs_across_shapes():
     """Inductor: the cond's branches build and give NumPy's bits; a second shape compiles with symbolic sizes,
     where a flattened array's size s0*s1 takes the unconditional fix (Inductor's cond cannot bind s0 and s1
-    from it: the compile failed)."""
+    from it: the compile failed), as a small array does."""
     def f(x):
-        return np.cumsum(x, axis=1) / np.arange(1, x.shape[1] + 1), np.cumsum(x.T, axis=1), np.cumsum(x)
+        return (np.cumsum(x, axis=1) / np.arange(1, x.shape[1] + 1), np.cumsum(x.T, axis=1), np.cumsum(x),
+                np.cumsum(x[:3, :4], axis=0))
 
     g = C.compile(f)
     rng = np.random.default_rng(1)
-    for shape in ((5, 6), (7, 9)):
+    for shape in ((130, 130), (140, 131)):
         a = rng.standard_normal(shape)
         for x in (a, _leading_negative_zeros(a)):
             assert all(_same_bits(got, want) for got, want in zip(g(x), f(x)))
