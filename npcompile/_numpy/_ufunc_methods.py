@@ -167,9 +167,10 @@ def _flat(x, axes):
     """``x`` with ``axes`` moved last and flattened into one (no view op where they are already one last axis:
     in compiled code an identity view of a complex array is an ATen call, some 5 us)."""
     kept = [d for d in range(x.ndim) if d not in axes]
+    shape = [x.shape[d] for d in kept] + [math.prod(x.shape[d] for d in axes)]
     if kept + list(axes) != list(range(x.ndim)):
         x = x.permute(kept + list(axes))
-    return x if len(axes) == 1 else x.reshape([x.shape[d] for d in kept] + [math.prod(x.shape[d] for d in axes)])
+    return x if len(axes) == 1 else x.reshape(shape)
 
 
 def _as_bool(r):
