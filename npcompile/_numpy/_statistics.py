@@ -843,12 +843,15 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
         fact = wsum if ddof == 0 else wsum - ddof if aw is None else wsum - ddof * (w * aw).sum() / wsum
     if isinstance(fact, (int, float)) and fact <= 0:
         warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=2)
-        fact = 0
-    elif isinstance(fact, torch.Tensor):
-        fact = torch.clamp(fact.real, min=0)
+        scale = math.inf
+    else:
+        scale = 1 / (torch.clamp(fact.real, min=0) if isinstance(fact, torch.Tensor) else fact)
     xc = x - avg.to(x.dtype)
     xw = xc if w is None else xc * w.to(xc.dtype)
-    c = (xc @ xw.T.conj()) / fact
+    c = xc @ xw.T.conj()
+    if c.is_complex() and (w is None or not w.is_complex()):
+        c.imag.diagonal().zero_()  # the variances are real; torch's complex matmul rounds their imaginary parts
+    c = c * scale  # NumPy scales by the reciprocal (1/0 is inf, and inf * 0j is nan)
     return wrap(c.squeeze())
 
 
