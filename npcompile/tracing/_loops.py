@@ -28,6 +28,7 @@ import inspect
 import textwrap
 import types
 
+import numpy as np
 import torch
 
 from ..fallback import OUTLINED_LOOP
@@ -35,6 +36,10 @@ from ..fallback import OUTLINED_LOOP
 # A loop over a literal range (or tuple/list display) of at most this many items stays unrolled: short
 # loops fuse across iterations and compile quickly.
 _UNROLL_MAX = 8
+# A loop over an array whose body indexes nothing and names no NumPy (a running sum over the elements, Horner's
+# rule over the coefficients) stays unrolled over at most this many items.
+_UNROLL_ITEMS = 16
+_SCALAR_TYPES = frozenset({int, float, complex, bool, str, type(None)} | set(np.sctypeDict.values()))
 _PREFIX = "_npc_"  # generated names; a function using such names is left alone
 _FUTURE_FLAGS = 0
 for _name in __future__.all_feature_names:
@@ -329,11 +334,12 @@ class _Plan:
     before the loop, rebound in it and read in it or after it), the names it only reads (``reads``), and
     whether the body needs the loop item."""
 
-    def __init__(self, index, node, state, reads, with_item, exits, parts, appended):
+    def __init__(self, index, node, state, reads, with_item, exits, parts, appended, guarded):
         self.index, self.node, self.state, self.reads, self.with_item = index, node, state, reads, with_item
         self.exits = exits  # the kinds of exit in the body (ast.Break, ast.Continue, ast.Return)
         self.parts = parts  # the body cut at its exit tests (see _parts), or None
-        self.appended = appended  # the lists among ``reads`` the body only appends to (see _appended_lists)
+        self.appended = appended  # the lists among ``reads`` the body only appends to (see _only_appended)
+        self.guarded = guarded  # outlined only when it runs over a long array (see _long_array)
 
 
 def _plan(fn, tree) -> list:
@@ -365,8 +371,11 @@ def _plan_loop(i, s, before, after, defined, local, cells, np_names, fn, shared)
     looped = s.body + ([s.test] if isinstance(s, ast.While) else [])
     if isinstance(s, ast.For) and _short_literal(s.iter, fn):
         return None
-    if not any(isinstance(n, ast.Subscript) or (isinstance(n, ast.Name) and n.id in np_names)
-               for x in looped for n in ast.walk(x)):
+    # A body that indexes nothing and names no NumPy works on its items and state alone: outlined only when
+    # it runs over a long array (an unrolled loop over an array's elements grows the trace with the array).
+    guarded = not any(isinstance(n, ast.Subscript) or (isinstance(n, ast.Name) and n.id in np_names)
+                      for x in looped for n in ast.walk(x))
+    if guarded and (isinstance(s, ast.While) or _builtin_range(s.iter, fn)):
         return None
     exits = _check_body(s.body)
     exposed: set = set()
@@ -393,7 +402,7 @@ def _plan_loop(i, s, before, after, defined, local, cells, np_names, fn, shared)
     state, reads = sorted(state), sorted(reads)
     parts = _parts(s, state, reads, target) if exits else None
     appended = [n for n in reads if n not in shared and _only_appended(n, before, s)]
-    return _Plan(i, s, state, reads, with_item, exits, parts, appended)
+    return _Plan(i, s, state, reads, with_item, exits, parts, appended, guarded)
 
 
 def _only_appended(name, before, loop) -> bool:
@@ -541,6 +550,7 @@ def _build(fn, tree, plans, compile_body, recorder):
     inserted = 0
     for k, p in enumerate(plans):
         s = p.node
+        unrolled = copy.deepcopy(s) if p.guarded else None  # the loop as it is, for a short iterable
         params = p.state + p.reads
         stmts = list(s.body)
         ret = [_name(n) for n in p.state]
@@ -551,7 +561,8 @@ def _build(fn, tree, plans, compile_body, recorder):
                                                   s))
             # range(...) is made in the runner: handed over built, its bounds would be constants to Dynamo (a
             # recompile of the code around the loop for every new trip count)
-            call_args = [ast.Tuple(elts=s.iter.args, ctx=ast.Load()) if _builtin_range(s.iter, fn) else s.iter]
+            call_args = [ast.Tuple(elts=s.iter.args, ctx=ast.Load()) if _builtin_range(s.iter, fn) else
+                         _name(f"{_PREFIX}iter{k}") if p.guarded else s.iter]
         else:
             ret.append(copy.deepcopy(s.test))
             call_args = []
@@ -591,17 +602,23 @@ def _build(fn, tree, plans, compile_body, recorder):
             new = ast.Assign(targets=[ast.Tuple(elts=targets, ctx=ast.Store())], value=call)
         else:
             new = ast.Expr(value=call)
-        at = p.index + inserted
-        body[at] = ast.copy_location(new, s)
+        here = [new]
         if ast.Return in p.exits:
-            check = ast.If(test=_name(f"{_PREFIX}returned{k}"), body=[ast.Return(value=_name(f"{_PREFIX}value{k}"))],
-                           orelse=[])
-            body.insert(at + 1, ast.copy_location(check, s))
-            inserted += 1
+            here.append(ast.If(test=_name(f"{_PREFIX}returned{k}"),
+                               body=[ast.Return(value=_name(f"{_PREFIX}value{k}"))], orelse=[]))
+        if p.guarded:  # it = <iterable>; if _npc_long(it): <the runner> else: for <target> in it: <body>
+            unrolled.iter = _name(f"{_PREFIX}iter{k}")
+            here = [ast.Assign(targets=[_name(f"{_PREFIX}iter{k}", True)], value=s.iter),
+                    ast.If(test=ast.Call(func=_name(_PREFIX + "long"), args=[_name(f"{_PREFIX}iter{k}")], keywords=[]),
+                           body=here, orelse=[unrolled])]
+        at = p.index + inserted
+        body[at:at + 1] = [ast.copy_location(x, s) for x in here]
+        inserted += len(here) - 1
     tree.body = body
     runners = [f"{_PREFIX}run{k}" for k in range(len(plans))]
-    codes = _codes(fn, [tree] + defs, runners)
+    codes = _codes(fn, [tree] + defs, runners + [_PREFIX + "long"])
     cells = dict(zip(code.co_freevars, fn.__closure__ or ()))
+    cells[_PREFIX + "long"] = types.CellType(_long_array)
 
     def make(c, name, qualname, defaults=None):
         c = c.replace(co_name=name, co_qualname=qualname)
@@ -610,10 +627,11 @@ def _build(fn, tree, plans, compile_body, recorder):
     trees = {d.name: d for d in defs}
 
     def body(name, label, qualname, appended):
+        """The body compiled, and as it is (for iterations on scalars alone, see _runner)."""
         f = make(codes[name], label, qualname)
         f._npc_tree = trees[name]  # cut at its array tests and its loops outlined when compiled (_branches)
         f._npc_tree._npc_fresh = frozenset(appended)  # lists its runner makes anew (see _only_appended)
-        return compile_body(f)
+        return compile_body(f), f
 
     for k, p in enumerate(plans):
         line = p.node.lineno
@@ -622,18 +640,19 @@ def _build(fn, tree, plans, compile_body, recorder):
         n = len(p.state)
         is_while = isinstance(p.node, ast.While)
         if p.parts:
-            bodies = [body(f"{_PREFIX}body{k}_{j}", f"{label[:-1]}, part {j + 1}>", f"{qualname[:-1]}, part {j + 1}>",
-                           p.appended) for j in range(len(p.parts))]
-            iteration = _cut_iteration(bodies, [len(c) + len(a) if t else n for _, c, a, t in p.parts],
-                                       [_exit_flag(t) for _, _, _, t in p.parts], n)
+            pairs = [body(f"{_PREFIX}body{k}_{j}", f"{label[:-1]}, part {j + 1}>", f"{qualname[:-1]}, part {j + 1}>",
+                          p.appended) for j in range(len(p.parts))]
+            widths = [len(c) + len(a) if t else n for _, c, a, t in p.parts]
+            flags = [_exit_flag(t) for _, _, _, t in p.parts]
+            compiled, plain = (_cut_iteration(list(bodies), widths, flags, n) for bodies in zip(*pairs))
         else:
-            bodies = [body(f"{_PREFIX}body{k}", label, qualname, p.appended)]
-            iteration = _iteration(bodies[0], n, is_while, bool(p.exits))
+            pairs = [body(f"{_PREFIX}body{k}", label, qualname, p.appended)]
+            compiled, plain = (_iteration(b, n, is_while, bool(p.exits)) for b in pairs[0])
         cond = make(codes[f"{_PREFIX}cond{k}"], label, label) if is_while else None
         ranged = not is_while and _builtin_range(p.node.iter, fn)
         appended = tuple(p.reads.index(a) for a in p.appended)
-        run = _runner(iteration, cond, n, p.with_item, bool(p.exits), _SharedRecorder(bodies, recorder), ranged,
-                      appended)
+        run = _runner(compiled, plain, cond, n, p.with_item, bool(p.exits),
+                      _SharedRecorder([c for c, _ in pairs], recorder), ranged, appended)
         reason = f"{OUTLINED_LOOP} at line {line}"
         cells[runners[k]] = types.CellType(torch._dynamo.disable(run, reason=reason))
     new = make(codes[tree.name], code.co_name, code.co_qualname, fn.__defaults__)
@@ -705,30 +724,37 @@ def _cut_iteration(parts, widths, flags, n_state):
     return one
 
 
-def _runner(iteration, cond, n_state, with_item, exits, shared, ranged, appended):
-    """The loop in plain Python around ``iteration``: a for loop over its iterable (``ranged``: given as the
+def _runner(compiled, plain, cond, n_state, with_item, exits, shared, ranged, appended):
+    """The loop in plain Python around an iteration: a for loop over its iterable (``ranged``: given as the
     arguments of ``range``), or (``cond``, the first test in plain NumPy; each iteration gives the next one from
     its graph) a while loop.  Gives the state, after a body with exits preceded by whether it returned and what.
-    ``appended``: the positions among the reads of lists the body only appends to, given to it anew and
-    empty each iteration (``_only_appended``)."""
+
+    An iteration runs ``compiled``, the body's graphs, unless the item, the state and the reads are all
+    scalars: then the body as written (``plain``) runs in NumPy, which is faster than a compiled call (a sum
+    over an array's elements, a scalar recurrence) and is NumPy's answer.  ``appended``: the positions among
+    the reads of lists the body only appends to, given to it anew and empty each iteration (_only_appended)."""
     if appended:
-        iteration = _appending(iteration, appended)
+        compiled, plain = _appending(compiled, appended), _appending(plain, appended)
 
     def run(*vals):
         if cond is None:
             items, vals = (range(*vals[0]) if ranged else vals[0]), vals[1:]
         state, reads = vals[:n_state], vals[n_state:]
+        # (the reads are not rebound in the loop: checked once)
+        scalar = _scalars(r for i, r in enumerate(reads) if i not in appended)
         flag = value = None
         with shared:
             if cond is None:
                 for item in items:
-                    flag, value, state = iteration((item,) if with_item else (), state, reads)
+                    item = (item,) if with_item else ()
+                    flag, value, state = (plain if scalar and _scalars(item) and _scalars(state) else compiled)(
+                        item, state, reads)
                     if flag != _NEXT:
                         break
             else:
                 go = cond(*vals)
                 while go:
-                    flag, value, state = iteration((), state, reads)
+                    flag, value, state = (plain if scalar and _scalars(state) else compiled)((), state, reads)
                     if flag != _NEXT:
                         break
                     go = value
@@ -738,6 +764,21 @@ def _runner(iteration, cond, n_state, with_item, exits, shared, ranged, appended
 
     return run
 
+
+
+def _scalars(values) -> bool:
+    """Every value is a Python or NumPy scalar (a 0-D array included), or None."""
+    for v in values:
+        t = type(v)
+        if t not in _SCALAR_TYPES and not (t is np.ndarray and v.ndim == 0):
+            return False
+    return True
+
+
+def _long_array(it) -> bool:
+    """Whether a guarded loop (see _plan_loop) over ``it`` is outlined: over an array of more than _UNROLL_ITEMS
+    items.  Traced, a fact about the array's shape that Dynamo guards."""
+    return isinstance(it, np.ndarray) and it.ndim > 0 and it.shape[0] > _UNROLL_ITEMS
 
 
 def _appending(iteration, positions):

@@ -609,3 +609,65 @@ def test_lists_another_name_may_reach_are_appended_in_place():
     out, ref = [1], [1]
     got = C.compile(_given, backend="eager")(np.arange(2.0), out)
     assert same(got, _given(np.arange(2.0), ref)) and same(out, ref)
+
+
+def _horner(coef, x):
+    y = np.zeros_like(x)
+    for c in coef:
+        y = y * x + c
+    return y
+
+
+def _kahan(x):
+    total = comp = 0.0
+    for v in x:
+        y = v - comp
+        t = total + y
+        comp = (t - total) - y
+        total = t
+    return total
+
+
+def _row_energy(a):
+    acc = 0.0
+    for row in a:
+        acc = acc + row * row
+    return acc
+
+
+def test_loops_over_array_items_unroll_when_short_and_are_outlined_when_long():
+    """A body that indexes nothing and names no NumPy stays unrolled over up to 16 items (Horner's rule fuses into
+    one pass) and is outlined over more (the trace would grow with the array)."""
+    x = np.linspace(-1.0, 1.0, 7)
+    short = C.explain(_horner)(np.arange(9.0), x)
+    assert short.graph_count == 1 and not short.graph_breaks
+    assert same(short.result, _horner(np.arange(9.0), x))
+    coef = np.random.default_rng(0).standard_normal(40)
+    long = C.explain(_horner)(coef, x)
+    assert [e.feature for e in long.graph_breaks] == ["outlined loop"]
+    assert same(long.result, _horner(coef, x))
+    rows = np.random.default_rng(1).random((30, 4))
+    _check(_row_energy, rows)
+    _check(_row_energy, rows[:5], outlined=True)  # (the rewrite is per function; 5 rows run unrolled)
+    _check(_horner, list(coef), x)  # a list is no array: unrolled as Dynamo does
+    with pytest.raises(TypeError):
+        C.compile(_kahan, backend="eager")(np.array(3.0))
+
+
+def test_iterations_on_scalars_alone_run_in_numpy():
+    """Kahan summation over an array's elements: every value the body sees is a scalar, so each iteration runs the
+    body as written, in NumPy (NumPy's bits, no compiled call per element); a body given an array compiles."""
+    x = np.random.default_rng(2).standard_normal(200) * 1e8
+    rec = RecordingBackend()
+    f = C.compile(_kahan, backend=rec)
+    got = f(x)
+    assert got == _kahan(x) and type(got) is type(_kahan(x))
+    assert all(len(g.graph.nodes) < 8 for g in rec.graphs)  # no per-element graph
+
+    def powers(n, base):
+        s = 0.0
+        for i in range(n):
+            s = s + np.float32(base) ** i
+        return s
+
+    assert same(C.compile(powers, backend="eager")(30, 1.1), powers(30, 1.1))
