@@ -41,6 +41,7 @@ _UNROLL_MAX = 8
 _UNROLL_ITEMS = 16
 _SCALAR_TYPES = frozenset({int, float, complex, bool, str, type(None)} | set(np.sctypeDict.values()))
 _PREFIX = "_npc_"  # generated names; a function using such names is left alone
+_UNBOUND, _UNBOUND_MARK = _PREFIX + "unbound", object()  # a loop variable not bound yet (see _plan_loop)
 _FUTURE_FLAGS = 0
 for _name in __future__.all_feature_names:
     _FUTURE_FLAGS |= getattr(__future__, _name).compiler_flag
@@ -334,12 +335,13 @@ class _Plan:
     before the loop, rebound in it and read in it or after it), the names it only reads (``reads``), and
     whether the body needs the loop item."""
 
-    def __init__(self, index, node, state, reads, with_item, exits, parts, appended, guarded):
+    def __init__(self, index, node, state, reads, with_item, exits, parts, appended, guarded, unbound):
         self.index, self.node, self.state, self.reads, self.with_item = index, node, state, reads, with_item
         self.exits = exits  # the kinds of exit in the body (ast.Break, ast.Continue, ast.Return)
         self.parts = parts  # the body cut at its exit tests (see _parts), or None
         self.appended = appended  # the lists among ``reads`` the body only appends to (see _only_appended)
         self.guarded = guarded  # outlined only when it runs over a long array (see _long_array)
+        self.unbound = unbound  # the loop variable, when unbound before the loop and read after it
 
 
 def _plan(fn, tree) -> list:
@@ -394,15 +396,23 @@ def _plan_loop(i, s, before, after, defined, local, cells, np_names, fn, shared)
     _flow(after, frozenset(), live_after)
     state = assigned & (exposed | live_after) & local
     reads = (exposed & local) - assigned
+    unbound = None
     if not (state | reads) <= defined:
-        raise _Skip  # might be unbound: the loop would raise where Python raises only on some path
+        # ``for it in range(n): ...; return x, it``: the loop variable, bound nowhere before the loop, starts
+        # as a marker the runner carries (the body binds it before any read) and is deleted again when the loop
+        # ran no iteration.  Other names that might be unbound: the loop would raise where Python raises only on
+        # some path.
+        name = s.target.id if isinstance(s, ast.For) and isinstance(s.target, ast.Name) else None
+        if (state | reads) - defined != {name} or name in exposed or name in _stores(ast.Module(before, [])):
+            raise _Skip
+        unbound = name
     with_item = True
     if isinstance(s, ast.For) and isinstance(s.target, ast.Name) and s.target.id not in state:
         with_item = any(isinstance(n, ast.Name) and n.id == s.target.id for x in s.body for n in ast.walk(x))
     state, reads = sorted(state), sorted(reads)
     parts = _parts(s, state, reads, target) if exits else None
     appended = [n for n in reads if n not in shared and _only_appended(n, before, s)]
-    return _Plan(i, s, state, reads, with_item, exits, parts, appended, guarded)
+    return _Plan(i, s, state, reads, with_item, exits, parts, appended, guarded, unbound)
 
 
 def _only_appended(name, before, loop) -> bool:
@@ -603,6 +613,10 @@ def _build(fn, tree, plans, compile_body, recorder):
         else:
             new = ast.Expr(value=call)
         here = [new]
+        if p.unbound:  # it = _npc_unbound; <the runner>; if it is _npc_unbound: del it
+            here = [ast.Assign(targets=[_name(p.unbound, True)], value=_name(_UNBOUND)), new,
+                    ast.If(test=ast.Compare(left=_name(p.unbound), ops=[ast.Is()], comparators=[_name(_UNBOUND)]),
+                           body=[ast.Delete(targets=[ast.Name(id=p.unbound, ctx=ast.Del())])], orelse=[])]
         if ast.Return in p.exits:
             here.append(ast.If(test=_name(f"{_PREFIX}returned{k}"),
                                body=[ast.Return(value=_name(f"{_PREFIX}value{k}"))], orelse=[]))
@@ -616,9 +630,10 @@ def _build(fn, tree, plans, compile_body, recorder):
         inserted += len(here) - 1
     tree.body = body
     runners = [f"{_PREFIX}run{k}" for k in range(len(plans))]
-    codes = _codes(fn, [tree] + defs, runners + [_PREFIX + "long"])
+    codes = _codes(fn, [tree] + defs, runners + [_PREFIX + "long", _UNBOUND])
     cells = dict(zip(code.co_freevars, fn.__closure__ or ()))
     cells[_PREFIX + "long"] = types.CellType(_long_array)
+    cells[_UNBOUND] = types.CellType(_UNBOUND_MARK)
 
     def make(c, name, qualname, defaults=None):
         c = c.replace(co_name=name, co_qualname=qualname)

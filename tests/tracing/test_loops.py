@@ -671,3 +671,43 @@ def test_iterations_on_scalars_alone_run_in_numpy():
         return s
 
     assert same(C.compile(powers, backend="eager")(30, 1.1), powers(30, 1.1))
+
+
+def _last_step(x, n, tol):
+    for it in range(n):
+        x = x * 0.5
+        if np.abs(x).max() < tol:
+            break
+    return x, it
+
+
+def _last_row(a):
+    for row in a:
+        row = row * 2.0
+    return row
+
+
+def _maybe_bound(x, n, flag):
+    if flag:
+        it = -1
+    for it in range(n):
+        x = np.sin(x)
+    return x, it
+
+
+def test_a_loop_variable_read_after_the_loop_is_outlined():
+    """``return x, it`` after ``for it in range(n)``: the loop is still outlined and ``it`` holds the last item
+    (or the body's last rebinding of it), and after no iteration reading it raises as in Python; a variable that
+    may be bound before the loop is left to Dynamo."""
+    x = np.linspace(1.0, 2.0, 5)
+    for n, tol in ((30, 1e-3), (30, 1e-30), (1, 1.0)):
+        _check(_last_step, x, n, tol)
+    _check(_last_row, np.random.default_rng(0).random((20, 3)))
+    with pytest.raises(UnboundLocalError):
+        C.compile(_last_step, backend="eager")(x, 0, 1.0)
+    with pytest.raises(UnboundLocalError):
+        C.compile(_last_row, backend="eager")(np.zeros((0, 3)))
+    _check(_maybe_bound, x, 3, True, outlined=False)
+    with pytest.raises(UnboundLocalError):
+        C.compile(_maybe_bound, backend="eager")(x, 0, False)
+    assert same(C.compile(_maybe_bound, backend="eager")(x, 0, True), _maybe_bound(x, 0, True))

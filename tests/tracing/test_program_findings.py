@@ -385,9 +385,6 @@ def _newton_count(a, b):
     return x, it
 
 
-@pytest.mark.xfail(strict=True, reason="tracing/_loops leaves a loop whose variable is read after it (`return x, "
-                                       "it`) to Dynamo, which unrolls it; its convergence test is then a graph "
-                                       "break and the rest of the function runs uncompiled (newton_fd_jacobian)")
 def test_a_loop_whose_variable_is_read_after_it_is_outlined():
     rng = np.random.default_rng(0)
     a, b = np.eye(4) * 4 + 0.3 * rng.standard_normal((4, 4)), rng.standard_normal(4)
