@@ -452,15 +452,18 @@ def _pairs(assign):
 
 
 def _exit_test(s) -> bool:
-    """``if test: break`` (or ``continue``, or ``return`` of names and constants, cheap to compute early)."""
+    """``if test: break`` (or ``continue``, or ``return`` of names and constants, cheap to compute early; also in
+    tuples, as an outer loop's body returns them: see _Exits)."""
     if type(s) is not ast.If or s.orelse or len(s.body) != 1:
         return False
     e = s.body[0]
     if type(e) is ast.Return:
-        v = e.value
-        vals = v.elts if type(v) is ast.Tuple else [v] if v is not None else []
-        return all(type(x) in (ast.Name, ast.Constant) for x in vals)
+        return e.value is None or _names_and_constants(e.value)
     return type(e) in (ast.Break, ast.Continue)
+
+
+def _names_and_constants(v) -> bool:
+    return type(v) in (ast.Name, ast.Constant) or type(v) is ast.Tuple and all(map(_names_and_constants, v.elts))
 
 
 def _parts(s, state, reads, target):

@@ -402,11 +402,9 @@ def _first_close_pair(p, r):
     return -1, -1, np.inf
 
 
-@pytest.mark.xfail(strict=True, reason="an `if` on an array that returns an array computed before it, in a loop "
-                                       "nested in an outlined loop, is not cut (tracing/_branches, _loops): a graph "
-                                       "break per call of the inner body (early_return_nested; without the nesting, "
-                                       "or returning only names of ints, it is cut)")
 def test_an_early_return_from_a_nested_loop_is_cut():
+    """early_return_nested: the outer body returns the inner loop's ``return i, j, d`` as a tuple with its flag,
+    which the inner loop's cut at its exit tests did not take for a plain return (a graph break per call)."""
     p = np.random.default_rng(0).standard_normal((12, 2))
     for r in (1.0, 1e-9):
         rep = _captured(_first_close_pair, p, r)
