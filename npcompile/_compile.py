@@ -49,6 +49,7 @@ import torch
 
 from . import config
 from ._errors import UnsupportedFeature, numpy_error
+from ._numpy._trace import runtime_checks
 from . import fallback as _fallback
 from .tracing import _copies
 from .tracing import _devices
@@ -349,6 +350,10 @@ def _resolve_backend(backend, mode, options, dynamic):
         from .inductor import make_inductor_backend
 
         return make_inductor_backend(mode, options, dynamic)
+    if backend == "aot_eager":
+        from .tracing._aot_eager import aot_eager
+
+        return aot_eager
     from torch._dynamo.backends.registry import lookup_backend
 
     return lookup_backend(backend)
@@ -375,8 +380,9 @@ class _Backend:
         compiled = self.backend(gm, example_inputs)
         lean = _lean_graph.lean_call(compiled)  # what the direct path calls instead (see _fast_path)
         if _has_checks(gm):
-            compiled = _numpy_errors(compiled)
-            lean = lean and _numpy_errors(lean)
+            checks = runtime_checks(example_inputs)
+            compiled = _numpy_errors(compiled, checks)
+            lean = lean and _numpy_errors(lean, checks)
         if lean is not None:
             _lean_graph.attach(compiled, lean)
         return compiled
@@ -402,7 +408,7 @@ def _has_checks(gm) -> bool:
     return False
 
 
-def _numpy_errors(compiled):
+def _numpy_errors(compiled, checks):
     """The compiled graph raising NumPy's exception for a failed traced check (see ``_errors.numpy_error``);
     only graphs with such checks get this wrapper, the others keep the per-call path one frame shorter."""
 
@@ -410,7 +416,7 @@ def _numpy_errors(compiled):
         try:
             return compiled(*args)
         except RuntimeError as e:
-            err = numpy_error(e)
+            err = numpy_error(e, checks)
             if err is None:
                 raise
             raise err from None

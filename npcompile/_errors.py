@@ -22,15 +22,27 @@ LINALG_TAG = "numpy.linalg.LinAlgError: "
 VALUE_TAG = "numpy ValueError: "
 
 
+# A failed runtime assertion on sizes: eager code (Dynamo's and AOT's graphs) says "Runtime assertion failed for
+# expression u0 >= 1 on node 'ge'", Inductor's code only "u0 >= 1".
+_ASSERTION = re.compile(r"Runtime assertion failed for expression (.*) on node '")
+
+
 # Torch's own runtime assertion that two sizes depending on the data agree (``a[p[0]:p[1]] @ b[p[0]:p[1]]`` of
 # arrays of different lengths, ``x[x > 0] + y[y > 0]``): Inductor raises the bare expression, eager code says
 # "Runtime assertion failed for expression Eq(u2, u6) ...".  NumPy raises ValueError for such operands.
 _SIZES_AGREE = re.compile(r"(?:^|expression )(Eq\(u\d+, [^)]*\))")
 
 
-def numpy_error(e: RuntimeError) -> Exception | None:
-    """NumPy's exception for a RuntimeError raised by a traced check, else None."""
+def numpy_error(e: RuntimeError, checks: dict[str, tuple[type, str]]) -> Exception | None:
+    """NumPy's exception for a RuntimeError raised by a traced check, else None.  ``checks`` maps the text of the
+    size assertions that the shim's checks added to the exception each asked for (``_trace.check``)."""
     text = str(e)
+    line = text.split("\n", 1)[0]
+    m = _ASSERTION.match(line)
+    asked = checks.get(m.group(1) if m else line)
+    if asked is not None:
+        error, message = asked
+        return error(message)
     m = _SIZES_AGREE.search(text)
     if m:
         return ValueError(f"operands could not be broadcast together: sizes that depend on the data differ "

@@ -4,9 +4,11 @@ Under TorchDynamo, make_fx or fake tensors the values are unknown: checks that r
 out-of-range parameters, NaN warnings) are skipped there and kept in eager mode.
 """
 
+import weakref
+
 import torch
 from torch._subclasses.fake_tensor import is_fake
-from torch.fx.experimental.symbolic_shapes import guard_or_false, guard_or_true
+from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols, guard_or_false, guard_or_true
 
 
 def is_tracing(t=None) -> bool:
@@ -16,14 +18,48 @@ def is_tracing(t=None) -> bool:
     return isinstance(t, torch.Tensor) and type(t) is not torch.Tensor and is_fake(t)
 
 
+# Per ShapeEnv (one per compiled frame, so its u0, u1... name one value each): the text of each runtime assertion
+# that a ``check`` added, mapped to the exception it asked for.  ``_errors.numpy_error`` reads it back.
+_checks: "weakref.WeakKeyDictionary[object, dict[str, tuple[type, str]]]" = weakref.WeakKeyDictionary()
+
+
 def check(ok, error: type, message: str) -> None:
     """Raise ``error(message)`` unless ``ok`` (a traced condition on sizes or indices) holds: now where the trace
     can decide it, else when the code runs (a size read from the data: ``np.flatnonzero(m)[0]``,
-    ``np.zeros(int(y.max()) + 1)``), as a RuntimeError.  There, torch._check lets the trace go on assuming ``ok``
-    and records the assertion that the compiled code checks (Inductor keeps it: npcompile leaves its
-    scalar_asserts on)."""
+    ``np.zeros(int(y.max()) + 1)``).  There, torch._check lets the trace go on assuming ``ok`` and records the
+    assertion that the compiled code checks (Inductor keeps it: npcompile leaves its scalar_asserts on); torch
+    raises a failed one as a RuntimeError naming only its expression, so the expressions it added are recorded
+    here with ``error`` and ``message`` (see ``runtime_checks``)."""
     if guard_or_false(ok):
         return
     if not guard_or_true(ok):
         raise error(message)
+    env = ok.node.shape_env
+    symbols = free_unbacked_symbols(ok.node.expr)
+    ranges = {s: env.var_to_range.get(s) for s in symbols}
+    known = {id(ra) for ras in env.deferred_runtime_asserts.values() for ra in ras}
     torch._check(ok)
+    # what torch asserts for ``ok``: the assertions it deferred, and the bounds it narrowed (asserted as
+    # ``u0 >= 1`` and ``u0 <= 4`` where the symbol's value is bound; an equality to a constant is only that)
+    texts = [str(ra.expr) for ras in env.deferred_runtime_asserts.values() for ra in ras if id(ra) not in known]
+    for s, old in ranges.items():
+        new = env.var_to_range.get(s)
+        if old is None or new is None:
+            continue
+        if new.lower != old.lower:
+            texts.append(str(s >= new.lower))
+        if new.upper != old.upper:
+            texts.append(str(s <= new.upper))
+    recorded = _checks.setdefault(env, {})
+    for text in texts:
+        recorded.setdefault(text, (error, message))
+
+
+def runtime_checks(fake_inputs) -> dict[str, tuple[type, str]]:
+    """The assertions ``check`` added to the frame that ``fake_inputs`` (a backend's example inputs) trace:
+    their text -> (exception type, message).  The dict fills as the backend traces on."""
+    from torch._guards import detect_fake_mode
+
+    mode = detect_fake_mode(fake_inputs)
+    env = mode and mode.shape_env
+    return {} if env is None else _checks.setdefault(env, {})

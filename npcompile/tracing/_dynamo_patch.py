@@ -59,6 +59,7 @@ import torch._dynamo  # noqa: E402
 import torch._dynamo.trace_rules as _dy_rules  # noqa: E402
 import torch._dynamo.codegen as _dy_codegen  # noqa: E402
 import torch._dynamo.guards as _dy_guards  # noqa: E402
+import torch._dynamo.source as _dy_source  # noqa: E402
 import torch._dynamo.utils as _dy_utils  # noqa: E402
 import torch._dynamo.variables.builder as _dy_builder  # noqa: E402
 import torch._dynamo.variables.builtin as _dy_builtin  # noqa: E402
@@ -66,6 +67,8 @@ import torch._dynamo.variables.lists as _dy_lists  # noqa: E402
 import torch._dynamo.variables.misc as _dy_misc  # noqa: E402
 import torch._dynamo.variables.tensor as _dy_tensor  # noqa: E402
 import torch._dynamo.variables.torch_function as _dy_tf  # noqa: E402
+
+from torch._dynamo.bytecode_transformation import create_call_function as _create_call_function  # noqa: E402
 
 from . import _fast_path, _lean_graph  # noqa: E402
 
@@ -91,6 +94,8 @@ def _require(obj: Any, name: str) -> Any:
 # Checked once, at import, so an incompatible torch fails here and not in the middle of a trace.
 _NumpyVariable = _require(_dy_misc, "NumpyVariable")
 _NumpyDTypeVariable = _require(_dy_misc, "NumpyDTypeVariable")
+_ConstantLikeVariable = _require(_dy_misc, "ConstantLikeVariable")
+_ORIG_CONSTANT_LIKE_RECONSTRUCT = _require(_ConstantLikeVariable, "reconstruct")
 _NumpyNdarrayVariable = _require(_dy_tensor, "NumpyNdarrayVariable")
 for _name in ("numpy_to_tensor_wrapper", "numpy_attr_wrapper", "numpy_method_wrapper", "numpy_operator_wrapper",
               "tnp", "NP_TO_TNP_MODULE"):
@@ -113,6 +118,7 @@ _SETATTR_OWNER, _SETATTR_NAME = ((_dy_builtin.SetAttrBuiltinVariable, "_call_set
                                  else (_dy_builtin.BuiltinVariable, "call_setattr"))
 _ORIG_SETATTR = _require(_SETATTR_OWNER, _SETATTR_NAME)
 _ORIG_TENSOR_NUMPY = _require(_dy_tensor.TensorVariable, "method_numpy")
+_ORIG_NUMPY_SOURCE_RECONSTRUCT = _require(_require(_dy_source, "NumpyTensorSource"), "reconstruct")
 _tf_all_args = _require(_dy_tf, "_get_all_args")
 _tf_overridden = _require(_dy_tf, "has_torch_function")
 del _name
@@ -666,6 +672,23 @@ def _ndarray_var_getattr(self, tx, name: str):
     return _ORIG_NDARRAY_GETATTR(self, tx, name)
 
 
+def _constant_like_reconstruct(self, codegen):
+    """ConstantLikeVariable.reconstruct (NumpyDTypeVariable's too): a ``numpy.dtype`` made in the graph
+    (``a.dtype``, ``np.result_type(...)``) and returned or live at a graph break is loaded as a constant (NumPy's
+    dtypes of the built-in kinds are immutable singletons: the very object NumPy returns); a ``finfo`` or
+    ``iinfo`` is made anew by its class from its dtype, as NumPy does on each call.  Dynamo has no code for them
+    and gives up on the whole frame, whose arithmetic then runs outside any graph.  Other values as Dynamo does."""
+    value = self.value
+    if isinstance(value, (_np.finfo, _np.iinfo)):
+        codegen.add_push_null(lambda: codegen.append_output(codegen.create_load_const(type(value))))
+        codegen.append_output(codegen.create_load_const_unchecked(value.dtype))
+        codegen.extend_output(_create_call_function(1, False))
+    elif isinstance(value, _np.dtype):
+        codegen.append_output(codegen.create_load_const_unchecked(value))
+    else:
+        _ORIG_CONSTANT_LIKE_RECONSTRUCT(self, codegen)
+
+
 # --------------------------------------------------------------------------------------------------------------
 # NumPy calls inside ``try``.  A compiled graph runs after the code around it was traced, so an error its NumPy
 # calls raise on the data (LinAlgError on a singular matrix, IndexError on an index out of bounds...) would
@@ -896,6 +919,8 @@ def _numpy_var_call_function(self, tx, args, kwargs):
             consts = None
         if consts is not None:
             return _NumpyDTypeVariable(_np.result_type(*consts))
+    if self.value is _np.promote_types and not kwargs and _traced(self.value):  # (Dynamo's fold: a dtype it
+        return _NumpyDTypeVariable(_np.promote_types(*[_constant(a) for a in args]))  # cannot build)
     return _ORIG_NUMPY_CALL_FUNCTION(self, tx, args, kwargs)
 
 
@@ -1206,11 +1231,14 @@ def _setattr(self, tx, obj, name_var, val):
 
 def _builder_wrap(self, value):
     """VariableBuilder._wrap: a NumPy Polynomial of numeric coefficients passed in is a PolynomialVariable; a
-    NumPy array is specialised on its writeability (see READONLY)."""
+    NumPy array is specialised on its writeability (see READONLY); a NumPy scalar (a graph input, as Dynamo makes
+    it: a 0-d array) is converted through ``np.asarray`` (_SCALAR_SOURCES)."""
     if type(value) is _np.polynomial.Polynomial and _traced(_np.polynomial.Polynomial) and all(
             type(a) is _np.ndarray and a.dtype.kind in "fc" and a.dtype.itemsize <= 16 and a.dtype.isnative
             for a in (value.coef, value.domain, value.window)) and type(value.symbol) is str:
         return PolynomialVariable.wrap_object(self, value)
+    if isinstance(value, _np.generic) and self.source is not None:
+        self.tx.output.__dict__.setdefault(_SCALAR_SOURCES, set()).add(self.get_source())
     if type(value) is not _np.ndarray or self.source is None:
         return _ORIG_BUILDER_WRAP(self, value)
     writeable = value.flags.writeable
@@ -1227,6 +1255,25 @@ def _builder_wrap(self, value):
         if value.ndim == 0:
             ev.__dict__[ARRAY0D] = True
     return vt
+
+
+# A NumPy scalar Dynamo reads (a global, a closure cell, an attribute) is a graph input: a 0-d array whose
+# tensor Dynamo makes with ``torch.as_tensor(scalar)``, in the guards (``guards.from_numpy``) and in the code
+# before the graph (``NumpyTensorSource.reconstruct``).  torch.as_tensor refuses a numpy.uint64 scalar ("an
+# integer is required"), so both convert ``np.asarray(scalar)`` for the sources recorded here, per compile (the
+# value is read afresh on every call: a changed global is seen; its dtype and shape are guarded).
+_SCALAR_SOURCES = "_npc_scalar_sources"
+
+
+def _numpy_source_reconstruct(self, codegen):
+    """NumpyTensorSource.reconstruct: ``torch.as_tensor(np.asarray(scalar))`` for a NumPy scalar
+    (_SCALAR_SOURCES), Dynamo's ``torch.as_tensor(value)`` otherwise."""
+    if self.base not in codegen.tx.output.__dict__.get(_SCALAR_SOURCES, ()):
+        return _ORIG_NUMPY_SOURCE_RECONSTRUCT(self, codegen)
+    codegen.add_push_null(lambda: codegen.load_import_from("torch", "as_tensor"))
+    codegen.add_push_null(lambda: codegen.load_import_from("numpy", "asarray"))
+    codegen(self.base)
+    codegen.extend_output(_create_call_function(1, False) + _create_call_function(1, False))
 
 
 def _writeable_alias(a):
@@ -1309,6 +1356,9 @@ def _can_dispatch_torch_function(tx, args, kwargs) -> bool:
 
 
 _ORIG_GUARD_FROM_NUMPY = getattr(_dy_guards, "from_numpy", None)
+_ORIG_GUARD_CLOSURE_VARS = getattr(_dy_guards, "_get_closure_vars", None)
+if _ORIG_GUARD_CLOSURE_VARS is not None:
+    _ORIG_GUARD_CLOSURE_VARS()  # Dynamo caches these on first use: filled now, with its own from_numpy
 
 
 def _guard_from_numpy(a):
@@ -1316,9 +1366,18 @@ def _guard_from_numpy(a):
     array): a view by ``torch.from_numpy`` where no torch function mode is active.  Dynamo's own turns torch
     function back on and calls ``torch.as_tensor`` (for a default device), several µs per guard, and such an
     array has two guards, checked on every call (``npcompile.tracing.overhead``'s module-global case).  Anything
-    else as Dynamo does."""
+    else as Dynamo does, a NumPy scalar as a 0-d array (_SCALAR_SOURCES)."""
+    if isinstance(a, _np.generic):
+        a = _np.asarray(a)
     t = _fast_path.array_tensor(a)
     return _ORIG_GUARD_FROM_NUMPY(a) if t is None else t
+
+
+def _guard_closure_vars():
+    """guards._get_closure_vars, the names guard sources are evaluated with while guards are built: with
+    ``___from_numpy`` as ``_guard_from_numpy``.  Dynamo caches the dict it builds on first use, so without this
+    its ``from_numpy`` would be whichever one was current then, for npcompile and plain torch.compile alike."""
+    return {**_ORIG_GUARD_CLOSURE_VARS(), "___from_numpy": _guard_from_numpy}
 
 
 def _tx_call_function(self, fn, args, kwargs):
@@ -1377,6 +1436,9 @@ def _patch_table():
         (_NumpyVariable, "call_method", _numpy_var_call_method),
         # NumpyNdarrayVariable.var_getattr: ``a.dtype`` (and nbytes/strides) as constants instead of a break.
         (_NumpyNdarrayVariable, "var_getattr", _ndarray_var_getattr),
+        # misc.ConstantLikeVariable.reconstruct (NumpyDTypeVariable inherits it): a dtype, finfo or iinfo the code
+        # returns or keeps past a graph break is rebuilt instead of failing the frame (_constant_like_reconstruct).
+        (_ConstantLikeVariable, "reconstruct", _constant_like_reconstruct),
         # NumpyNdarrayVariable.call_method: a method call inside a try block is a graph break (_break_in_try).
         (_NumpyNdarrayVariable, "call_method", _ndarray_var_call_method),
         # SliceVariable.__init__ (BUILD_SLICE): array slice bounds convert through __index__, not .item().
@@ -1388,6 +1450,9 @@ def _patch_table():
         # Polynomial objects are traced (PolynomialVariable.wrap_object) instead of skipped; arrays are guarded on
         # their writeability (READONLY).
         (_dy_builder.VariableBuilder, "_wrap", _builder_wrap),
+        # source.NumpyTensorSource.reconstruct (the code reading an array or NumPy scalar graph input before the
+        # graph): a NumPy scalar converts as a 0-d array, which torch.as_tensor takes for uint64 (_SCALAR_SOURCES).
+        (_dy_source.NumpyTensorSource, "reconstruct", _numpy_source_reconstruct),
         # TensorVariable.method_numpy (``t.numpy()``): a 0-d result is an array, not a scalar (ARRAY0D).
         (_dy_tensor.TensorVariable, "method_numpy", _tensor_numpy),
         # builtin setattr (STORE_ATTR): setting an array's attribute is a graph break, run by NumPy (_setattr).
@@ -1404,6 +1469,9 @@ def _patch_table():
         # guards.from_numpy: the guards built for our compiles convert an array they check faster (looked up when
         # a guard is built, so plain torch.compile's guards keep Dynamo's).
         table.append((_dy_guards, "from_numpy", _guard_from_numpy))
+        if _ORIG_GUARD_CLOSURE_VARS is not None:
+            # guards._get_closure_vars (Dynamo's cached names for evaluating guard sources): the same swap there.
+            table.append((_dy_guards, "_get_closure_vars", _guard_closure_vars))
     # runtime_wrappers._create_runtime_wrapper (AOTAutograd's per-call wrapper around a graph, looked up when built):
     # marks the wrappers that have nothing to do per call, which the direct path then skips (tracing._lean_graph).
     table.append((_lean_graph.runtime_wrappers, "_create_runtime_wrapper", _lean_graph.create_runtime_wrapper))

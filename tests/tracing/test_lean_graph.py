@@ -20,7 +20,7 @@ def _graphs(f):
 
 def _is_lean(g):
     if g.__qualname__.startswith("_numpy_errors."):  # a graph with NumPy's errors for failed checks
-        (g,) = (c.cell_contents for c in g.__closure__)
+        (g,) = (c.cell_contents for c in g.__closure__ if callable(c.cell_contents))
     return g.__qualname__.startswith("lean_call.")
 
 

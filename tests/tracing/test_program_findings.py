@@ -167,14 +167,15 @@ def test_an_index_known_only_when_the_code_runs_is_one_graph(fn, args):
 
 @pytest.mark.parametrize("backend", ["aot_eager", pytest.param("inductor", marks=pytest.mark.inductor)])
 def test_an_index_out_of_a_run_time_length_still_raises(backend):
-    """NumPy raises IndexError; compiled, the bounds check runs in the graph (a RuntimeError), under Inductor too,
-    which drops the runtime asserts of torch._check (inductor's scalar_asserts): it read past the buffer."""
+    """NumPy raises IndexError; compiled, the bounds check runs in the graph and raises IndexError too (a
+    RuntimeError until the compiled call mapped torch's assertion back), under Inductor too, which once dropped
+    the runtime asserts of torch._check (inductor's scalar_asserts): it read past the buffer."""
     hist, cdf = np.array([0, 0, 3, 1, 0]), np.arange(5.0)
     f = C.compile(_first_nonzero, backend=backend)
     assert same(f(hist, cdf), _first_nonzero(hist, cdf))
     with pytest.raises(IndexError):
         _first_nonzero(np.zeros(5, np.int64), cdf)
-    with pytest.raises(RuntimeError):
+    with pytest.raises(IndexError, match="index 0 is out of bounds"):
         f(np.zeros(5, np.int64), cdf)
 
 
@@ -298,7 +299,7 @@ def test_arrays_sized_by_a_value_read_from_the_data_are_one_graph():
     rep = _captured(_one_hot_params, x, y)
     assert rep.graph_count == 1 and not rep.graph_breaks
     assert same(rep.result, _one_hot_params(x, y))
-    with pytest.raises(RuntimeError):
+    with pytest.raises(ValueError, match="negative dimensions"):  # as NumPy
         C.compile(lambda a: np.zeros(int(a.min()) - 1), backend="aot_eager")(y)
 
 
@@ -365,10 +366,6 @@ def _times_global_uint64(k):
     return k * _FNV_PRIME
 
 
-@pytest.mark.xfail(strict=True, reason="a module-level numpy.uint64 scalar reaches the graph through Dynamo's "
-                                       "torch._as_tensor_fullprec / guards.from_numpy, i.e. torch.as_tensor, which "
-                                       "refuses numpy.uint64 ('an integer is required'): the whole function runs in "
-                                       "NumPy (tracing/_dynamo_patch could wrap it as a 0-d array)")
 def test_a_module_level_uint64_scalar_compiles():
     k = np.arange(4, dtype=np.uint64)
     rep = _captured(_times_global_uint64, k)
@@ -434,10 +431,6 @@ def _with_dtype(z):
     return z * 3.0, (z * 2j).dtype
 
 
-@pytest.mark.xfail(strict=True, reason="a dtype object read in the graph (`x.dtype`, made by tracing/_dynamo_patch "
-                                       "as a NumpyDTypeVariable with no source) cannot be rebuilt in the result: "
-                                       "the function's arithmetic runs outside any graph (a step_unsupported graph "
-                                       "break where a called function returns it; complex64_fft_pipeline)")
 def test_a_returned_dtype_keeps_the_arithmetic_in_a_graph():
     z, graphs = np.arange(4, dtype=np.complex64), []
 
