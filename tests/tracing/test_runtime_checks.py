@@ -83,3 +83,11 @@ def test_failed_runtime_checks_raise_numpy_errors_under_inductor():
         with pytest.raises(expected) as info:
             f(*args)
         assert info.type is expected
+
+
+def test_a_size_known_only_when_the_code_runs_is_named_symbolically():
+    """README's deviation list: the shim's message names the run-time size (NumPy: ``with size 0``)."""
+    f = C.compile(_first_marked, backend="eager")
+    f(X, np.array([False, True, False]))
+    with pytest.raises(IndexError, match=r"^index 0 is out of bounds for axis 0 with size u\d+$"):
+        f(X, np.zeros(3, bool))
