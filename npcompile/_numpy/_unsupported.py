@@ -45,9 +45,6 @@ REASONS = {
     "get_include": _INTERNALS, "test": _INTERNALS, "info": _INTERNALS + " (documentation browser)",
     "getbufsize": _INTERNALS + " (ufunc buffer size)", "setbufsize": _INTERNALS + " (ufunc buffer size)",
     "linalg.test": _INTERNALS, "fft.test": _INTERNALS, "random.test": _INTERNALS, "polynomial.test": _INTERNALS,
-    # numpy.polynomial's other bases (the power series, Polynomial, is modelled)
-    **{f"polynomial.{n}": "polynomial bases other than the power series (Polynomial)"
-       for n in ("Chebyshev", "Legendre", "Laguerre", "Hermite", "HermiteE")},
     # numpy.random's bit generators (the Generator methods and the legacy functions are modelled)
     **{f"random.{n}": _BIT_GENERATORS for n in ("BitGenerator", "SeedSequence", "MT19937", "PCG64", "PCG64DXSM",
                                                  "Philox", "SFC64", "get_bit_generator", "set_bit_generator")},

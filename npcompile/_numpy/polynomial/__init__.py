@@ -1,19 +1,27 @@
-"""``numpy.polynomial``: the power series (``Polynomial``) and its functions in ``polynomial.polynomial``.
+"""``numpy.polynomial``: the power series and the Chebyshev, Legendre, Laguerre, Hermite and HermiteE bases,
+their classes and their modules' functions, on torch tensors.
 
-The other bases (Chebyshev, Legendre, Laguerre, Hermite, HermiteE) are not modelled (``UnsupportedFeature``).
-Under ``npcompile.compile`` a ``Polynomial`` made inside the compiled function traces into the graph (see
-``npcompile.tracing._dynamo_patch``).
+Every basis is a table (``_basis.Basis``: its three-term recurrence, domain, weight) fed to one set of
+functions (``_functions``) and one class (``_class.ABCPolyBase``).  Under ``npcompile.compile`` a
+``Polynomial`` made inside the compiled function traces into the graph (see ``npcompile.tracing._dynamo_patch``).
 """
 
 import numpy as _np
 
-from .. import _unsupported
-from . import polynomial
+from . import chebyshev, hermite, hermite_e, laguerre, legendre, polynomial, polyutils
+from ._class import ABCPolyBase  # noqa: F401
+from .chebyshev import Chebyshev
+from .hermite import Hermite
+from .hermite_e import HermiteE
+from .laguerre import Laguerre
+from .legendre import Legendre
 from .polynomial import Polynomial
 
-__all__ = ["Polynomial", "Chebyshev", "Legendre", "Laguerre", "Hermite", "HermiteE", "polynomial",
-           "set_default_printstyle"]
+__all__ = ["Polynomial", "Chebyshev", "Legendre", "Laguerre", "Hermite", "HermiteE", "polynomial", "chebyshev",
+           "legendre", "laguerre", "hermite", "hermite_e", "polyutils", "set_default_printstyle"]
 
 set_default_printstyle = _np.polynomial.set_default_printstyle
 
-globals().update(_unsupported.stand_ins("polynomial"))  # the other bases: not modelled
+from .. import _unsupported  # noqa: E402
+
+globals().update(_unsupported.stand_ins("polynomial"))  # numpy.polynomial.test
