@@ -96,6 +96,7 @@ _NumpyVariable = _require(_dy_misc, "NumpyVariable")
 _NumpyDTypeVariable = _require(_dy_misc, "NumpyDTypeVariable")
 _ConstantLikeVariable = _require(_dy_misc, "ConstantLikeVariable")
 _ORIG_CONSTANT_LIKE_RECONSTRUCT = _require(_ConstantLikeVariable, "reconstruct")
+_ORIG_CONSTANT_LIKE_GETATTR = _require(_ConstantLikeVariable, "var_getattr")
 _NumpyNdarrayVariable = _require(_dy_tensor, "NumpyNdarrayVariable")
 for _name in ("numpy_to_tensor_wrapper", "numpy_attr_wrapper", "numpy_method_wrapper", "numpy_operator_wrapper",
               "tnp", "NP_TO_TNP_MODULE"):
@@ -687,6 +688,18 @@ def _constant_like_reconstruct(self, codegen):
         codegen.append_output(codegen.create_load_const_unchecked(value))
     else:
         _ORIG_CONSTANT_LIKE_RECONSTRUCT(self, codegen)
+
+
+def _constant_like_getattr(self, tx, name):
+    """ConstantLikeVariable.var_getattr: an attribute of a ``finfo`` that is a NumPy scalar (``eps``, ``max``,
+    ``tiny``...) is that scalar, made in the graph from its exact value.  Dynamo makes a Python float of it,
+    which NEP 50 promotes as a weak scalar: ``x16 * np.finfo(np.float32).eps`` was float16, NumPy's float32."""
+    value = getattr(self.value, name, None) if isinstance(self.value, (_np.finfo, _np.iinfo)) else None
+    if isinstance(value, _np.generic):
+        from torch._dynamo.variables.constant import ConstantVariable
+
+        return _NumpyVariable(type(value)).call_function(tx, [ConstantVariable.create(value.item())], {})
+    return _ORIG_CONSTANT_LIKE_GETATTR(self, tx, name)
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -1439,6 +1452,8 @@ def _patch_table():
         # misc.ConstantLikeVariable.reconstruct (NumpyDTypeVariable inherits it): a dtype, finfo or iinfo the code
         # returns or keeps past a graph break is rebuilt instead of failing the frame (_constant_like_reconstruct).
         (_ConstantLikeVariable, "reconstruct", _constant_like_reconstruct),
+        # misc.ConstantLikeVariable.var_getattr: ``np.finfo(...).eps`` & co. are NumPy scalars, not Python floats.
+        (_ConstantLikeVariable, "var_getattr", _constant_like_getattr),
         # NumpyNdarrayVariable.call_method: a method call inside a try block is a graph break (_break_in_try).
         (_NumpyNdarrayVariable, "call_method", _ndarray_var_call_method),
         # SliceVariable.__init__ (BUILD_SLICE): array slice bounds convert through __index__, not .item().

@@ -2,6 +2,8 @@
 a closure cell (a graph input, numpy.uint64 included, which ``torch.as_tensor`` refuses), and a dtype, scalar type,
 ``finfo`` or ``iinfo`` made in the graph and returned (a constant).  Each is one graph, with NumPy's values."""
 
+import math
+
 import numpy as np
 import pytest
 import torch
@@ -148,3 +150,15 @@ def test_a_dtype_live_across_a_graph_break():
     z = np.arange(4, dtype=np.float32)
     rep = C.explain(_dtype_across_a_graph_break, backend="eager")(z)
     assert same(rep.result, _dtype_across_a_graph_break(z)) and not rep.fallbacks, rep
+
+
+@pytest.mark.parametrize("fn", [
+    lambda x: x.astype(np.float16) * np.finfo(np.float32).eps,  # a float32 scalar: float32, not float16
+    lambda x: (np.finfo(x.dtype).eps, 4 * np.finfo(x.dtype).tiny, np.finfo(np.float16).max, np.iinfo(np.int8).min),
+    lambda x: x * math.sqrt(np.finfo(x.dtype).eps),
+    lambda x: x[: int(-np.log10(np.finfo(x.dtype).eps))],
+    lambda x: np.full(3, np.finfo(x.dtype).resolution) + x[:3],
+], ids=["promotes", "returned", "math", "int", "full"])
+def test_finfo_attributes_are_numpy_scalars(fn):
+    x = np.linspace(1, 2, 20, dtype=np.float32)
+    assert same(_one_graph(fn, x).result, fn(x))
