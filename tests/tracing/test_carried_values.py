@@ -162,3 +162,17 @@ def test_a_dtype_live_across_a_graph_break():
 def test_finfo_attributes_are_numpy_scalars(fn):
     x = np.linspace(1, 2, 20, dtype=np.float32)
     assert same(_one_graph(fn, x).result, fn(x))
+
+
+def _fnv_step(k):
+    return (k ^ _S) * _P, k.dtype
+
+
+@pytest.mark.inductor
+def test_a_global_uint64_scalar_and_a_returned_dtype_under_inductor(monkeypatch):
+    monkeypatch.setitem(globals(), "_S", np.uint64(0xCBF29CE484222325))
+    k = np.arange(2**63, 2**63 + 8, dtype=np.uint64)
+    rep = C.explain(_fnv_step, backend="inductor")(k)
+    assert rep.graph_count == 1 and not rep.fallbacks and same(rep.result, _fnv_step(k)), rep
+    monkeypatch.setitem(globals(), "_S", np.uint64(2**64 - 1))
+    assert same(rep.compiled(k), _fnv_step(k))
