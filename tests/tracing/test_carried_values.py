@@ -104,6 +104,8 @@ def test_plain_torch_compile_is_unchanged():
     assert same(_one_graph(_plain_times, k).result, _plain_times(k))
     after = plain()
     assert after is before if isinstance(before, type) else same(after, before)
+    guards = torch._dynamo.guards  # the names Dynamo evaluates guard sources with are its own again
+    assert guards._get_closure_vars()["___from_numpy"] is guards.from_numpy
     try:
         torch.as_tensor(_P)
     except TypeError:
