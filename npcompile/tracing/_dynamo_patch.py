@@ -676,15 +676,16 @@ def _ndarray_var_getattr(self, tx, name: str):
 def _constant_like_reconstruct(self, codegen):
     """ConstantLikeVariable.reconstruct (NumpyDTypeVariable's too): a ``numpy.dtype`` made in the graph
     (``a.dtype``, ``np.result_type(...)``) and returned or live at a graph break is loaded as a constant (NumPy's
-    dtypes of the built-in kinds are immutable singletons: the very object NumPy returns); a ``finfo`` or
-    ``iinfo`` is made anew by its class from its dtype, as NumPy does on each call.  Dynamo has no code for them
-    and gives up on the whole frame, whose arithmetic then runs outside any graph.  Other values as Dynamo does."""
+    dtypes of the built-in kinds are immutable singletons: the very object NumPy returns; a structured one, whose
+    ``names`` can be set, is not shared); a ``finfo`` or ``iinfo`` is made anew by its class from its dtype, as
+    NumPy does on each call.  Dynamo has no code for them and gives up on the whole frame, whose arithmetic then
+    runs outside any graph.  Other values as Dynamo does."""
     value = self.value
     if isinstance(value, (_np.finfo, _np.iinfo)):
         codegen.add_push_null(lambda: codegen.append_output(codegen.create_load_const(type(value))))
         codegen.append_output(codegen.create_load_const_unchecked(value.dtype))
         codegen.extend_output(_create_call_function(1, False))
-    elif isinstance(value, _np.dtype):
+    elif isinstance(value, _np.dtype) and value.names is None:
         codegen.append_output(codegen.create_load_const_unchecked(value))
     else:
         _ORIG_CONSTANT_LIKE_RECONSTRUCT(self, codegen)
