@@ -1,9 +1,10 @@
 """How much of NumPy's public API the shim covers: ``python -m npcompile._numpy.coverage``.
 
 Lists every public callable (function, class, ufunc) of the installed NumPy's ``numpy``, ``numpy.linalg``,
-``numpy.fft``, ``numpy.random``, ``numpy.polynomial`` and ``numpy.lib`` (with its numeric submodules) as
-``implemented``, ``unsupported`` (by design, with the reason from ``_unsupported.REASONS``) or ``missing``, then
-one line of counts.  ``--missing`` prints only what is missing.
+``numpy.fft``, ``numpy.random``, ``numpy.polynomial`` (with its basis modules and ``polyutils``) and
+``numpy.lib`` (with its numeric submodules) as ``implemented``, ``unsupported`` (by design, with the reason
+from ``_unsupported.REASONS``) or ``missing``, then one line of counts.  ``--missing`` prints only what is
+missing.
 
 A name counts as implemented only if the shim's object does more than refuse: a function (or a class's
 ``__new__``/``__init__``) whose whole body is ``raise UnsupportedFeature(...)`` is reported unsupported, with
@@ -28,7 +29,9 @@ MODULES = (("", numpy, shim), ("linalg", numpy.linalg, shim.linalg), ("fft", num
            ("random", numpy.random, shim.random), ("polynomial", numpy.polynomial, shim.polynomial),
            ("lib", numpy.lib, shim.lib), ("lib.stride_tricks", numpy.lib.stride_tricks, shim.lib.stride_tricks),
            ("lib.scimath", numpy.lib.scimath, shim.lib.scimath),
-           ("lib.array_utils", numpy.lib.array_utils, shim.lib.array_utils))
+           ("lib.array_utils", numpy.lib.array_utils, shim.lib.array_utils),
+           *((f"polynomial.{m}", getattr(numpy.polynomial, m), getattr(shim.polynomial, m))
+             for m in ("polynomial", "chebyshev", "legendre", "laguerre", "hermite", "hermite_e", "polyutils")))
 
 
 def public_callables(module):

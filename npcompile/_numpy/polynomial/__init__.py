@@ -9,7 +9,6 @@ functions (``_functions``) and one class (``_class.ABCPolyBase``).  Under ``npco
 import numpy as _np
 
 from . import chebyshev, hermite, hermite_e, laguerre, legendre, polynomial, polyutils
-from ._class import ABCPolyBase  # noqa: F401
 from .chebyshev import Chebyshev
 from .hermite import Hermite
 from .hermite_e import HermiteE

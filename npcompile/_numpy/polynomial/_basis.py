@@ -44,8 +44,9 @@ class Basis:
     weight: Callable | None = None  # the weight function (orthogonal bases)
     mu0: float | None = None  # the integral of the weight over the domain of orthogonality
     symmetric: bool = False  # an even weight: Gauss nodes and weights are made exactly symmetric
-    # NumPy's generic division multiplies by basis series made in float64: a float32 remainder comes back float64
-    float64_division: bool = False
+    # NumPy's generic product and division (polyutils) mix in float64 series: a product with a one-term factor
+    # and a division's remainder come back float64 for float32 data
+    float64_promotion: bool = False
     maxpower: int | None = 16  # the default limit of ``<prefix>pow`` (none for ``polypow``)
     _cols: dict = field(default_factory=dict, repr=False)
 

@@ -17,6 +17,7 @@ import torch
 from .. import _dtypes
 from .._ndarray import ndarray, wrap
 from .._normalize import as_tensor, normalize_axis_index
+from .._trace import is_tracing
 from .._polynomial import _eigvals, _lstsq, _sort_complex, check_fit_data, fit_rcond, fit_rcond_out
 from .polyutils import series, tensor, trimcoef, trimmed
 
@@ -55,8 +56,10 @@ def functions(basis, mul=None):
     B = basis
 
     def line(off, scl):
-        """The series ``off + scl*x``."""
-        return wrap(as_tensor(B.line_coefs(off, scl) if scl != 0 else [off]))
+        """The series ``off + scl*x`` (just ``[off]`` for ``scl == 0``: while tracing, a traced ``scl`` counts
+        as nonzero)."""
+        traced = isinstance(scl, ndarray) and is_tracing(scl.tensor)
+        return wrap(as_tensor(B.line_coefs(off, scl) if traced or scl != 0 else [off]))
 
     # ------------------------------------------------------------ evaluation (Clenshaw's recurrence)
     def _step(k, xb1, b1, b2):
@@ -244,6 +247,8 @@ def functions(basis, mul=None):
         longer, in tensors of the product's length; trimmed."""
         c, xs = (a, b) if a.shape[0] <= b.shape[0] else (b, a)
         n = c.shape[0]
+        if n == 1 and B.float64_promotion:
+            xs = xs.to(_dtypes.to_torch(_dtypes.result_type(xs, torch.float64)))
         length = xs.shape[0] + n - 1
         xs = torch.cat([xs, xs.new_zeros(n - 1)])
         coefs = B.mulx_tensors(length, xs.dtype)
@@ -269,7 +274,7 @@ def functions(basis, mul=None):
             return wrap(a / b[-1]), wrap(a[:1] * 0)
         quo = a.new_empty(la - lb + 1)
         rem = a
-        if B.float64_division:
+        if B.float64_promotion:
             b = b.to(_dtypes.to_torch(_dtypes.result_type(b, torch.float64)))
         for i in range(la - lb, -1, -1):
             p = multiply(torch.cat([b.new_zeros(i), b.new_ones(1)]), b).tensor

@@ -9,7 +9,7 @@ from ._class import ABCPolyBase
 from ._functions import functions
 
 HERMITE = Basis("herm", "Hermite", lambda k: (0, 2, 2 * k, 1), basis_name="H",
-                weight=lambda x: U.exp(-(x ** 2)), mu0=math.sqrt(math.pi), symmetric=True, float64_division=True)
+                weight=lambda x: U.exp(-(x ** 2)), mu0=math.sqrt(math.pi), symmetric=True, float64_promotion=True)
 
 _F = functions(HERMITE)
 globals().update(_F)

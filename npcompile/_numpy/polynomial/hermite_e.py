@@ -10,7 +10,7 @@ from ._functions import functions
 
 HERMITE_E = Basis("herme", "HermiteE", lambda k: (0, 1, k, 1), basis_name="He",
                   weight=lambda x: U.exp(-0.5 * x ** 2), mu0=math.sqrt(2 * math.pi), symmetric=True,
-                  float64_division=True)
+                  float64_promotion=True)
 
 _F = functions(HERMITE_E)
 globals().update(_F)

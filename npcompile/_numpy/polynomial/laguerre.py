@@ -7,7 +7,7 @@ from ._class import ABCPolyBase
 from ._functions import functions
 
 LAGUERRE = Basis("lag", "Laguerre", lambda k: (2 * k + 1, -1, k, k + 1), domain=(0.0, 1.0), basis_name="L",
-                 weight=lambda x: U.exp(-x), mu0=1.0, float64_division=True)
+                 weight=lambda x: U.exp(-x), mu0=1.0, float64_promotion=True)
 
 _F = functions(LAGUERRE)
 globals().update(_F)

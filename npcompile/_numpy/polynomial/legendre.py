@@ -6,7 +6,7 @@ from ._class import ABCPolyBase
 from ._functions import functions
 
 LEGENDRE = Basis("leg", "Legendre", lambda k: (0, 2 * k + 1, k, k + 1), basis_name="P",
-                 weight=lambda x: x * 0.0 + 1.0, mu0=2.0, symmetric=True, float64_division=True)
+                 weight=lambda x: x * 0.0 + 1.0, mu0=2.0, symmetric=True, float64_promotion=True)
 
 _F = functions(LEGENDRE)
 globals().update(_F)

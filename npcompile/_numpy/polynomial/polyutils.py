@@ -77,10 +77,9 @@ def getdomain(x):
 
 
 def mapparms(old, new):
-    """``off, scl`` with ``off + scl*old == new`` at both ends."""
-    o, n = tensor(old), tensor(new)
-    oldlen, newlen = o[1] - o[0], n[1] - n[0]
-    return wrap((o[1] * n[0] - o[0] * n[1]) / oldlen), wrap(newlen / oldlen)
+    """``off, scl`` with ``off + scl*old == new`` at both ends (Python numbers for lists of them, as NumPy's)."""
+    oldlen, newlen = old[1] - old[0], new[1] - new[0]
+    return (old[1] * new[0] - old[0] * new[1]) / oldlen, newlen / oldlen
 
 
 def mapdomain(x, old, new):
