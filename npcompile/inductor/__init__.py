@@ -112,14 +112,19 @@ def _wrapping_integers(ffast_math_flags):
 @contextlib.contextmanager
 def _accurate_vector_code():
     """While our CPU graphs compile: the accurate vector math above, exact int64 -> float32 conversions, float64
-    scalar arguments and wrapping integer arithmetic."""
+    scalar arguments, wrapping integer arithmetic and bool loads/stores as bytes (``_bool_vectors``)."""
     from torch._inductor import cpp_builder
     from torch._inductor.codecache import CppPythonBindingsCodeCache
     from torch._inductor.codegen.common import KernelArgs
     from torch._inductor.codegen.cpp import CppVecKernel, CppVecOverrides
 
+    from ._bool_vectors import fast_bool_load, fast_bool_store, fast_to_bool
+
     swaps = [(CppVecOverrides, name, fn) for name, fn in _ACCURATE_VEC.items()]
-    swaps.append((CppVecKernel, "get_to_dtype_expr", _exact_int64_to_float32(CppVecKernel.get_to_dtype_expr)))
+    swaps.append((CppVecKernel, "get_to_dtype_expr",
+                  fast_to_bool(_exact_int64_to_float32(CppVecKernel.get_to_dtype_expr))))
+    swaps.append((CppVecKernel, "_get_vec_load_line", fast_bool_load(CppVecKernel._get_vec_load_line)))
+    swaps.append((CppVecKernel, "_get_store_line", fast_bool_store(CppVecKernel._get_store_line)))
     swaps.append((KernelArgs, "cpp_argdefs", _double_scalar_args(KernelArgs.cpp_argdefs)))
     swaps.append((CppPythonBindingsCodeCache, "extra_parse_arg", _PARSE_DOUBLE))
     swaps.append((cpp_builder, "_get_ffast_math_flags", _wrapping_integers(cpp_builder._get_ffast_math_flags)))

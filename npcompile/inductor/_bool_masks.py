@@ -1,13 +1,14 @@
 """Bool masks in the forms Inductor's CPU code keeps in vector registers.
 
-Inductor's C++ code holds a comparison of float64 values as a ``VecMask<double,2>``.  Three things it does with
+Inductor's C++ code holds a comparison of float64 values as a ``VecMask<double,2>``.  Two things it does with
 such a mask have no vectorized form for that layout (AVX2), so the mask is moved lane by lane through memory:
 
 - ``&``, ``|``, ``^`` of two masks, done on ``VecMask<int32>``: ``where((x > a) & (x < b), x, 0)`` took 30 ms
   on 4M float64 values (one thread), ``where(x > a, x < b, False)``, done on ``VecMask<float>``, 3.5 ms;
-- a mask stored as a bool tensor (for ``nonzero``, ``x[mask]`` or a returned mask): 41 ms; stored as 0/1 float32
-  lanes converted to uint8 and reinterpreted as bool, 5 ms;
-- a mask converted to a small integer type (uint8, int8, int16, int32): the same path, and the same cure.
+- a mask converted to a small integer type (uint8, int8, int16, int32): through memory too; as 0/1 float32
+  lanes converted to that type, vectorized.
+
+(A mask stored as a bool tensor is written as bytes by the code generator itself: ``_bool_vectors``.)
 
 This post-grad pass rewrites those nodes into the fast forms; every value stays the same.  It runs on CPU graphs
 of npcompile's own compiles only (``inductor_options`` installs it).
@@ -42,12 +43,6 @@ class BoolMaskPass(CustomGraphPass):
                     and _bool(node.args[0]) and node.args[1] in _NARROW_INTS and _computed(node.args[0]):
                 with graph.inserting_before(node):
                     node.replace_input_with(node.args[0], _Builder(graph, node).float32(node.args[0]))
-            else:
-                for arg in _read_from_memory(node):
-                    # (a returned view keeps its strides: only a computed mask itself is returned another way)
-                    if _bool(arg) and _computed(arg, through_views=node.op != "output"):
-                        with graph.inserting_before(node):
-                            node.replace_input_with(arg, _Builder(graph, arg).stored_fast(arg))
 
     def uuid(self):
         from . import code_version
@@ -64,31 +59,13 @@ def _bool(node) -> bool:
     return isinstance(v, torch.Tensor) and v.dtype == torch.bool and v.device.type == "cpu"
 
 
-def _computed(node, through_views=True) -> bool:
+def _computed(node) -> bool:
     """Whether ``node`` (through views) is computed by an elementwise op, i.e. in Inductor's generated code; a
     graph input or an op's output is already in memory and stays as it is."""
-    while through_views and node.op == "call_function" and node.target in _VIEWS:
+    while node.op == "call_function" and node.target in _VIEWS:
         node = node.args[0]
     return node.op == "call_function" and isinstance(node.target, torch._ops.OpOverload) \
         and torch.Tag.pointwise in node.target.tags
-
-
-def _read_from_memory(node) -> list:
-    """The inputs ``node`` reads from memory: the graph's outputs, the inputs of an op Inductor calls instead of
-    generating code for, the indices of ``aten.index`` (it falls back for bool indices).  ``index_put`` with a mask
-    is left out: with one value it becomes a fused masked fill."""
-    if node.op == "output":
-        return list(dict.fromkeys(node.all_input_nodes))
-    if node.op != "call_function":
-        return []
-    if node.target is aten.index.Tensor:
-        return [i for i in dict.fromkeys(node.args[1]) if isinstance(i, torch.fx.Node)]
-    from torch._inductor import lowering
-
-    mutates = isinstance(node.target, torch._ops.OpOverload) and node.target._schema.is_mutable
-    if (node.target in lowering.fallbacks or node.target not in lowering.lowerings) and not mutates:
-        return list(dict.fromkeys(node.all_input_nodes))
-    return []  # (an op writing into its input must keep that very input)
 
 
 class _Builder:
@@ -111,11 +88,6 @@ class _Builder:
         """``mask`` as 0.0/1.0 float32, whose conversion to an integer type is vectorized."""
         f4 = torch.float32
         return self.add(aten.where.self, mask, self.const(1.0, f4), self.const(0.0, f4))
-
-    def stored_fast(self, mask):
-        """``mask`` reinterpreted from the uint8 0/1 of ``float32``: the same bytes, stored without lane moves."""
-        return self.add(aten.view.dtype, self.add(prims.convert_element_type.default, self.float32(mask),
-                                                  torch.uint8), torch.bool)
 
 
 def _and(b, x, y):
