@@ -17,7 +17,9 @@ import torch
 
 
 def _one_float_vector(kernel) -> bool:
-    return kernel._get_num_vectors(torch.float) == 1
+    """Tiles of one float vector, whose element count the kernel names (``num_elems``; an Inductor without it
+    keeps its own code)."""
+    return hasattr(kernel, "num_elems") and kernel._get_num_vectors(torch.float) == 1
 
 
 def fast_bool_load(get_vec_load_line):
@@ -48,9 +50,9 @@ def fast_bool_store(get_store_line):
     from torch._inductor.codegen.common import IndentedBuffer
     from torch._inductor.codegen.cpp_utils import cexpr_index
 
-    def code(self, value, var, index, dtype, accu_store=False):
-        out = get_store_line(self, value, var, index, dtype, accu_store)
-        if dtype != torch.bool or accu_store or not _one_float_vector(self):
+    def code(self, value, var, index, dtype, *rest, **kwargs):
+        out = get_store_line(self, value, var, index, dtype, *rest, **kwargs)
+        if dtype != torch.bool or any(rest) or any(kwargs.values()) or not _one_float_vector(self):  # accu_store
             return out
         ptr, n = f"{var} + {cexpr_index(index)}", cexpr_index(self.num_elems)
         if out.getvalue().strip() != f"{value}.store({ptr}, {n});":  # (a strided store: left as it is)
