@@ -695,7 +695,7 @@ def _constant_like_getattr(self, tx, name):
     """ConstantLikeVariable.var_getattr: an attribute of a ``finfo`` that is a NumPy scalar (``eps``, ``max``,
     ``tiny``...) is that scalar, made in the graph from its exact value.  Dynamo makes a Python float of it,
     which NEP 50 promotes as a weak scalar: ``x16 * np.finfo(np.float32).eps`` was float16, NumPy's float32."""
-    value = getattr(self.value, name, None) if isinstance(self.value, (_np.finfo, _np.iinfo)) else None
+    value = getattr(self.value, name, None) if isinstance(self.value, _np.finfo) else None
     if isinstance(value, _np.generic):
         from torch._dynamo.variables.constant import ConstantVariable
 
@@ -933,8 +933,8 @@ def _numpy_var_call_function(self, tx, args, kwargs):
             consts = None
         if consts is not None:
             return _NumpyDTypeVariable(_np.result_type(*consts))
-    if self.value is _np.promote_types and not kwargs and _traced(self.value):  # (Dynamo's fold: a dtype it
-        return _NumpyDTypeVariable(_np.promote_types(*[_constant(a) for a in args]))  # cannot build)
+    if self.value is _np.promote_types and not kwargs and _traced(self.value):  # Dynamo folds it to a dtype
+        return _NumpyDTypeVariable(_np.promote_types(*[_constant(a) for a in args]))  # that it cannot track
     return _ORIG_NUMPY_CALL_FUNCTION(self, tx, args, kwargs)
 
 
