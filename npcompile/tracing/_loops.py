@@ -39,9 +39,15 @@ _UNROLL_MAX = 8
 # A loop over an array whose body indexes nothing and names no NumPy (a running sum over the elements, Horner's
 # rule over the coefficients) stays unrolled over at most this many items.
 _UNROLL_ITEMS = 16
-_SCALAR_TYPES = frozenset({int, float, complex, bool, str, type(None)} | set(np.sctypeDict.values()))
+
+
+class _Unbound:
+    """The value a loop variable not bound yet has in the runner (see _plan_loop): a scalar to it."""
+
+
+_SCALAR_TYPES = frozenset({int, float, complex, bool, str, type(None), _Unbound} | set(np.sctypeDict.values()))
 _PREFIX = "_npc_"  # generated names; a function using such names is left alone
-_UNBOUND, _UNBOUND_MARK = _PREFIX + "unbound", object()  # a loop variable not bound yet (see _plan_loop)
+_UNBOUND, _UNBOUND_MARK = _PREFIX + "unbound", _Unbound()
 _FUTURE_FLAGS = 0
 for _name in __future__.all_feature_names:
     _FUTURE_FLAGS |= getattr(__future__, _name).compiler_flag
@@ -624,6 +630,12 @@ def _build(fn, tree, plans, compile_body, recorder):
             here.append(ast.If(test=_name(f"{_PREFIX}returned{k}"),
                                body=[ast.Return(value=_name(f"{_PREFIX}value{k}"))], orelse=[]))
         if p.guarded:  # it = <iterable>; if _npc_long(it): <the runner> else: for <target> in it: <body>
+            if ast.Return not in p.exits:  # the loop as written, for the runner to run over scalars in NumPy
+                whole = copy.deepcopy(s)
+                whole.iter = _name(_PREFIX + "items")
+                defs.append(_def(f"{_PREFIX}whole{k}", [_PREFIX + "items"] + p.state + p.reads,
+                                 [whole, ast.Return(value=ast.Tuple(elts=[_name(n) for n in p.state],
+                                                                    ctx=ast.Load()))], s))
             unrolled.iter = _name(f"{_PREFIX}iter{k}")
             here = [ast.Assign(targets=[_name(f"{_PREFIX}iter{k}", True)], value=s.iter),
                     ast.If(test=ast.Call(func=_name(_PREFIX + "long"), args=[_name(f"{_PREFIX}iter{k}")], keywords=[]),
@@ -667,9 +679,11 @@ def _build(fn, tree, plans, compile_body, recorder):
             pairs = [body(f"{_PREFIX}body{k}", label, qualname, p.appended)]
             compiled, plain = (_iteration(b, n, is_while, bool(p.exits)) for b in pairs[0])
         cond = make(codes[f"{_PREFIX}cond{k}"], label, label) if is_while else None
+        whole = codes.get(f"{_PREFIX}whole{k}")
+        whole = whole and make(whole, label, qualname)
         ranged = not is_while and _builtin_range(p.node.iter, fn)
         appended = tuple(p.reads.index(a) for a in p.appended)
-        run = _runner(compiled, plain, cond, n, p.with_item, bool(p.exits),
+        run = _runner(compiled, plain, whole, cond, n, p.with_item, bool(p.exits),
                       _SharedRecorder([c for c, _ in pairs], recorder), ranged, appended)
         reason = f"{OUTLINED_LOOP} at line {line}"
         cells[runners[k]] = types.CellType(torch._dynamo.disable(run, reason=reason))
@@ -742,7 +756,7 @@ def _cut_iteration(parts, widths, flags, n_state):
     return one
 
 
-def _runner(compiled, plain, cond, n_state, with_item, exits, shared, ranged, appended):
+def _runner(compiled, plain, whole, cond, n_state, with_item, exits, shared, ranged, appended):
     """The loop in plain Python around an iteration: a for loop over its iterable (``ranged``: given as the
     arguments of ``range``), or (``cond``, the first test in plain NumPy; each iteration gives the next one from
     its graph) a while loop.  Gives the state, after a body with exits preceded by whether it returned and what.
@@ -750,7 +764,9 @@ def _runner(compiled, plain, cond, n_state, with_item, exits, shared, ranged, ap
     An iteration runs ``compiled``, the body's graphs, unless the item, the state and the reads are all
     scalars: then the body as written (``plain``) runs in NumPy, which is faster than a compiled call (a sum
     over an array's elements, a scalar recurrence) and is NumPy's answer.  ``appended``: the positions among
-    the reads of lists the body only appends to, given to it anew and empty each iteration (_only_appended)."""
+    the reads of lists the body only appends to, given to it anew and empty each iteration (_only_appended).
+    ``whole``: the loop as written (a guarded one without ``return``, see _plan_loop), run at once when its items
+    are an array's elements and state and reads are scalars: every iteration would run ``plain``."""
     if appended:
         compiled, plain = _appending(compiled, appended), _appending(plain, appended)
 
@@ -759,7 +775,10 @@ def _runner(compiled, plain, cond, n_state, with_item, exits, shared, ranged, ap
             items, vals = (range(*vals[0]) if ranged else vals[0]), vals[1:]
         state, reads = vals[:n_state], vals[n_state:]
         # (the reads are not rebound in the loop: checked once)
-        scalar = _scalars(r for i, r in enumerate(reads) if i not in appended)
+        scalar = _scalars(tuple(r for i, r in enumerate(reads) if i not in appended))
+        if whole is not None and scalar and _scalars(state) and items.ndim == 1 and items.dtype.kind in "biufc":
+            state = whole(items, *state, *reads)  # (real lists: appends land as they are made)
+            return (False, None, *state) if exits else state
         flag = value = None
         with shared:
             if cond is None:
@@ -784,13 +803,11 @@ def _runner(compiled, plain, cond, n_state, with_item, exits, shared, ranged, ap
 
 
 
-def _scalars(values) -> bool:
-    """Every value is a Python or NumPy scalar (a 0-D array included), or None."""
-    for v in values:
-        t = type(v)
-        if t not in _SCALAR_TYPES and not (t is np.ndarray and v.ndim == 0):
-            return False
-    return True
+def _scalars(values: tuple) -> bool:
+    """Every value is a Python or NumPy scalar (a 0-D array included), or None.  (The set test first: this runs
+    for every iteration of a loop over an array's elements.)"""
+    return _SCALAR_TYPES.issuperset(map(type, values)) or all(
+        type(v) in _SCALAR_TYPES or (type(v) is np.ndarray and v.ndim == 0) for v in values)
 
 
 def _long_array(it) -> bool:

@@ -711,3 +711,29 @@ def test_a_loop_variable_read_after_the_loop_is_outlined():
     with pytest.raises(UnboundLocalError):
         C.compile(_maybe_bound, backend="eager")(x, 0, False)
     assert same(C.compile(_maybe_bound, backend="eager")(x, 0, True), _maybe_bound(x, 0, True))
+
+
+def _positives_until(x, stop):
+    kept = []
+    total = 0.0
+    for v in x:
+        if v < 0:
+            continue
+        if v > stop:
+            break
+        kept.append(v)
+        total += v
+    return kept, total, v
+
+
+def test_a_loop_over_scalars_runs_whole_in_numpy():
+    """Over an array's elements with scalar state, the loop runs as written, in NumPy, at once (no compiled
+    body, no per-iteration dispatch): breaks, continues, appends and the loop variable as in Python."""
+    rec = RecordingBackend()
+    f = C.compile(_positives_until, backend=rec)
+    x = np.random.default_rng(3).standard_normal(40)
+    for stop in (1.5, 10.0):
+        got, expected = f(x, stop), _positives_until(x, stop)
+        assert same(got, expected) and [type(v) for v in got[0]] == [type(v) for v in expected[0]]
+    assert not any("add" in str(g.graph) for g in rec.graphs)  # the body was never compiled
+    assert same(f(x.astype(np.float32), np.float32(1.0)), _positives_until(x.astype(np.float32), np.float32(1.0)))
