@@ -120,7 +120,8 @@ def test_gauss_and_weight(basis):
 
 @pytest.mark.parametrize("basis", BASES, ids=[b[1] for b in BASES])
 def test_errors(basis):
-    for bad in (lambda g: g("der")([1, 2], -1), lambda g: g("der")([1, 2], 1.0), lambda g: g("int")([1, 2], 1, k=[1, 2]),
+    for bad in (lambda g: g("der")([1, 2], -1), lambda g: g("der")([1, 2], 1.0),
+                lambda g: g("int")([1, 2], 1, k=[1, 2]),
                 lambda g: g("int")([1, 2], lbnd=[1, 2]), lambda g: g("int")([1, 2], scl=[1, 2]),
                 lambda g: g("div")([1, 2], [0]), lambda g: g("pow")([1, 2], -1), lambda g: g("pow")([1, 2], 1.5),
                 lambda g: g("pow")([1, 2], 17), lambda g: g("vander")([1], -1), lambda g: g("vander")([1], 1.5),
@@ -156,7 +157,8 @@ def test_class(basis, a, b, domain_window):
                 p.deriv().coef, p.deriv(2).coef, p.integ().coef, p.integ(2, k=[1, 2], lbnd=1).coef, p.degree(),
                 len(p), p == p, p == q, p != q, p.convert().coef, p.domain, p.window, p.trim(1.5).coef,
                 p.truncate(2).coef, p.cutdeg(1).coef, p.linspace(5), p.mapparms(), p.copy() == p, list(p),
-                p.convert(kind=xp.polynomial.Polynomial).coef, p.convert(domain=[0, 1], kind=xp.polynomial.Chebyshev).coef,
+                p.convert(kind=xp.polynomial.Polynomial).coef,
+                p.convert(domain=[0, 1], kind=xp.polynomial.Chebyshev).coef,
                 xp.polynomial.Legendre.cast(p).coef, K.basis(3, domain).coef, K.identity(domain, window).coef,
                 K.fromroots([1, 2], domain, window).coef, K.fromroots([1, 2, 4], None).domain, repr(p), str(p),
                 format(p, "ascii"), p._repr_latex_(), p.symbol, p.basis_name, K.domain, K.window, K.maxpower]
@@ -190,6 +192,7 @@ def test_class_errors(basis):
                 lambda K: K([1, 2]) ** -1, lambda K: K([1, 2]).truncate(0), lambda K: K.basis(-1),
                 lambda K: K.basis(1.5)):
         assert_matches(lambda xp: bad(getattr(xp.polynomial, basis[2])))
+    assert_matches(lambda xp: getattr(xp.polynomial, basis[0]).ABCPolyBase([1, 2]))  # abstract
     other = "Chebyshev" if basis[2] == "Polynomial" else "Polynomial"
     assert_matches(lambda xp: getattr(xp.polynomial, basis[2])([1, 2]) + getattr(xp.polynomial, other)([1]))
 

@@ -24,7 +24,7 @@ def _float(v: Fraction) -> float:
     try:
         return float(v)
     except OverflowError:
-        return math.copysign(math.inf, v)
+        return math.inf if v > 0 else -math.inf
 
 
 def _number(v: Fraction):

@@ -47,9 +47,11 @@ class ABCPolyBase:
             cls._basis, cls.basis_name = basis, basis.basis_name
             cls._ops = {name[len(basis.prefix):]: f for name, f in functions.items()
                         if name.startswith(basis.prefix) and callable(f)}
-            cls.domain = cls.window = wrap(torch.tensor(basis.domain, dtype=torch.float64))
+            cls.domain, cls.window = (wrap(torch.tensor(basis.domain, dtype=torch.float64)) for _ in range(2))
 
     def __init__(self, coef, domain=None, window=None, symbol="x"):
+        if self._basis is None:
+            raise TypeError("Can't instantiate abstract class ABCPolyBase")
         [c] = series([coef], trim=False)
         self.coef = wrap(c)
         # the defaults are made per object (not the class's arrays): new tensors are traceable (fake) ones

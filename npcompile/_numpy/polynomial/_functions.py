@@ -42,6 +42,13 @@ def _sorted(r: torch.Tensor) -> torch.Tensor:
     return _sort_complex(r) if r.is_complex() else torch.sort(r).values
 
 
+def _tridiagonal(sub, diag, sup) -> torch.Tensor:
+    def band(v, k):
+        return torch.diag(torch.tensor(v, dtype=torch.float64), k)
+
+    return band(diag, 0) + band(sub, -1) + band(sup, 1)
+
+
 def _named(prefix, fns):
     out = {}
     for suffix, fn in fns.items():
@@ -92,23 +99,23 @@ def functions(basis, mul=None):
             b1, b2 = wrap(ct[k]) + _step(k, b1 * x, b1, b2), b1
         return b1
 
-    def _nd(vals, c, args, tensor_first):
-        arrays = [a if isinstance(a, ndarray) else wrap(as_tensor(a)) for a in args]
+    def _valnd(c, points):
+        """The n-D series at the points: the first coordinate evaluates like ``val``, the others pointwise."""
+        arrays = [a if isinstance(a, ndarray) else wrap(as_tensor(a)) for a in points]
         if any(a.shape != arrays[0].shape for a in arrays[1:]):
-            names = {2: "x, y are", 3: "x, y, z are"}
-            raise ValueError(f"{names.get(len(arrays), 'ordinates are')} incompatible")
+            raise ValueError(f"{'x, y' if len(arrays) == 2 else 'x, y, z'} are incompatible")
         out = val(arrays[0], c)
         for a in arrays[1:]:
-            out = val(a, out, tensor=not tensor_first)
+            out = val(a, out, tensor=False)
         return out
 
     def val2d(x, y, c):
         """The 2-D series at the points ``(x, y)``."""
-        return _nd(val, c, (x, y), True)
+        return _valnd(c, (x, y))
 
     def val3d(x, y, z, c):
         """The 3-D series at the points ``(x, y, z)``."""
-        return _nd(val, c, (x, y, z), True)
+        return _valnd(c, (x, y, z))
 
     def grid2d(x, y, c):
         """The 2-D series on the Cartesian product of ``x`` and ``y``."""
@@ -363,8 +370,7 @@ def functions(basis, mul=None):
             return wrap(_root_of_line(a).reshape(1, 1))
         n = a.shape[0] - 1
         sub, diag, sup, ratio = B.jacobi(n)
-        mat = (torch.diag(torch.tensor(diag, dtype=torch.float64)) + torch.diag(torch.tensor(sub, dtype=torch.float64), -1)
-               + torch.diag(torch.tensor(sup, dtype=torch.float64), 1)).to(a.dtype)
+        mat = _tridiagonal(sub, diag, sup).to(a.dtype)
         last_a = float(B.mulx_coefs(n - 1)[0])
         mat[:, -1] -= (a[:-1] / a[-1]) * torch.tensor(ratio, dtype=torch.float64).to(a.dtype) * last_a
         return wrap(mat)
@@ -429,9 +435,7 @@ def _orthogonal(B, val):
         if ideg <= 0:
             raise ValueError("deg must be a positive integer")
         sub, diag, _, _ = B.jacobi(ideg)
-        j = torch.diag(torch.tensor(diag, dtype=torch.float64)) + torch.diag(torch.tensor(sub, dtype=torch.float64), -1) \
-            + torch.diag(torch.tensor(sub, dtype=torch.float64), 1)
-        x = torch.linalg.eigvalsh(j)
+        x = torch.linalg.eigvalsh(_tridiagonal(sub, diag, sub))
         prev, cur, total = torch.zeros_like(x), torch.ones_like(x), torch.ones_like(x)
         for k in range(ideg - 1):
             nxt = ((x - diag[k]) * cur - (sub[k - 1] * prev if k else 0)) / sub[k]
