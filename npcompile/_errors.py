@@ -22,15 +22,12 @@ LINALG_TAG = "numpy.linalg.LinAlgError: "
 VALUE_TAG = "numpy ValueError: "
 
 
-# A failed runtime assertion on sizes: eager code (Dynamo's and AOT's graphs) says "Runtime assertion failed for
-# expression u0 >= 1 on node 'ge'", Inductor's code only "u0 >= 1".
+# A failed runtime assertion on sizes that depend on the data: Inductor's code raises the bare expression
+# ("u0 >= 1"), eager code (Dynamo's and AOT's graphs) "Runtime assertion failed for expression u0 >= 1 on node 'ge'".
 _ASSERTION = re.compile(r"Runtime assertion failed for expression (.*) on node '")
-
-
-# Torch's own runtime assertion that two sizes depending on the data agree (``a[p[0]:p[1]] @ b[p[0]:p[1]]`` of
-# arrays of different lengths, ``x[x > 0] + y[y > 0]``): Inductor raises the bare expression, eager code says
-# "Runtime assertion failed for expression Eq(u2, u6) ...".  NumPy raises ValueError for such operands.
-_SIZES_AGREE = re.compile(r"(?:^|expression )(Eq\(u\d+, [^)]*\))")
+# Torch's own assertion that two such sizes agree (``a[p[0]:p[1]] @ b[p[0]:p[1]]`` of arrays of different
+# lengths, ``x[x > 0] + y[y > 0]``): NumPy raises ValueError for such operands.
+_SIZES_AGREE = re.compile(r"Eq\(u\d+, [^)]*\)")
 
 
 def numpy_error(e: RuntimeError, checks: dict[str, tuple[type, str]]) -> Exception | None:
@@ -39,14 +36,14 @@ def numpy_error(e: RuntimeError, checks: dict[str, tuple[type, str]]) -> Excepti
     text = str(e)
     line = text.split("\n", 1)[0]
     m = _ASSERTION.match(line)
-    asked = checks.get(m.group(1) if m else line)
+    expression = m.group(1) if m else line
+    asked = checks.get(expression)
     if asked is not None:
         error, message = asked
         return error(message)
-    m = _SIZES_AGREE.search(text)
-    if m:
+    if _SIZES_AGREE.fullmatch(expression):
         return ValueError(f"operands could not be broadcast together: sizes that depend on the data differ "
-                          f"({m.group(1)})")
+                          f"({expression})")
     for tag in (LINALG_TAG, VALUE_TAG):
         at = text.find(tag)
         if at >= 0:
