@@ -13,11 +13,15 @@ from __future__ import annotations
 
 import functools
 import math
+import threading
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable
 
 import torch
+
+
+_LOCK = threading.RLock()  # reentrant: the antiderivatives read the derivatives' columns
 
 
 def _float(v: Fraction) -> float:
@@ -69,10 +73,11 @@ class Basis:
 
     # ------------------------------------------------------------ columns: one list of Fractions per P_k
     def _column(self, kind, k):
-        cols = self._cols.setdefault(kind, [])
-        while len(cols) <= k:
-            cols.append(getattr(self, "_next_" + kind)(cols))
-        return cols[k]
+        with _LOCK:  # grown on demand: one thread at a time, or a column could be appended twice
+            cols = self._cols.setdefault(kind, [])
+            while len(cols) <= k:
+                cols.append(getattr(self, "_next_" + kind)(cols))
+            return cols[k]
 
     def _next_topoly(self, cols):  # power coefficients of P_k
         k = len(cols)
