@@ -549,7 +549,8 @@ def allow_numpy(fn) -> None:
 def _module_pairs():
     shim = _shim()
     pairs = [(_np, shim)]
-    for sub in ("fft", "linalg", "random", "lib.stride_tricks"):
+    for sub in ("fft", "linalg", "random", "lib.stride_tricks", "polynomial.polynomial", "polynomial.chebyshev",
+                "polynomial.legendre", "polynomial.laguerre", "polynomial.hermite", "polynomial.hermite_e"):
         m = functools.reduce(lambda mod, n: getattr(mod, n, None), sub.split("."), shim)
         if m is not None:
             pairs.append((functools.reduce(getattr, sub.split("."), _np), m))
@@ -1095,8 +1096,10 @@ def _is_numpy(obj) -> bool:
         ours = np_to_shim_map().get(obj)
     except TypeError:  # unhashable
         return False
-    # or a function of a NumPy module Dynamo does not know (np.lib.stride_tricks) that the shim implements
-    return ours is obj or (ours is not None and getattr(obj, "__module__", "").startswith("numpy.lib."))
+    # or a function of a NumPy module Dynamo does not know (np.lib.stride_tricks, np.polynomial.chebyshev) that
+    # the shim implements
+    return ours is obj or (ours is not None and getattr(obj, "__module__", "").startswith(("numpy.lib.",
+                                                                                         "numpy.polynomial.")))
 
 
 class PolynomialOp:

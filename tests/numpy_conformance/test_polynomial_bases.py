@@ -217,8 +217,6 @@ def test_chebyshev_extras_and_polyutils():
     assert_matches(lambda xp, x, r: P(xp).polyvalfromroots(x.reshape(2, 1), r, tensor=False), x, r)
 
 
-@pytest.mark.xfail(strict=True, reason="needs numpy.polynomial's basis modules in the tracer's NumPy -> shim "
-                   "function map (npcompile/tracing/_dynamo_patch.py: _module_pairs and _is_numpy)")
 def test_vander_val_fit_trace_in_one_graph():
     def fit_and_eval(x, y):
         c = numpy.polynomial.legendre.legfit(x, y, 3)
