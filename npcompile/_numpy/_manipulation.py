@@ -19,6 +19,7 @@ from .._errors import UnsupportedFeature
 from . import _dtypes
 from ._creation import _array, _copy_in, _order, asarray, assign, broadcast_value, linspace
 from ._ndarray import _is_contiguous, ndarray, reversed_axes, view_of, wrap
+from ._trace import check
 from ._normalize import (
     _holds_tensor, as_tensor, as_tensor_dtype, broadcast_shape, cast, check_out, normalize_axis_index,
     normalize_axis_tuple, normalize_shape,
@@ -58,8 +59,10 @@ def _at_axis(axis, *index):
 
 def reshape(a, /, shape, order="C", *, copy=None):
     """``numpy.reshape``: a view of ``a`` when its memory allows (torch decides as NumPy does), else a copy."""
-    if type(a) is ndarray and order == "C" and copy is None:
-        try:  # fast path; torch takes the shapes NumPy takes, and its errors go to the general path's message
+    # fast path; torch takes the shapes NumPy takes, and its errors go to the general path's message (not for a
+    # size known only when compiled code runs, x[m]: torch's own check of it would fail as a RuntimeError)
+    if type(a) is ndarray and order == "C" and copy is None and type(a.tensor.numel()) is int:
+        try:
             r = torch.reshape(a.tensor, shape)  # (not Tensor.reshape: much slower to parse a tuple)
         except (RuntimeError, TypeError):
             pass
@@ -104,10 +107,11 @@ def _full_shape(shape: tuple, size: int) -> tuple:
             unknown = i
         else:
             raise ValueError("can only specify one unknown dimension")
-    if unknown is None and known == size:
+    message = f"cannot reshape array of size {size} into shape {shape}"
+    if unknown is None:
+        check(known == size, ValueError, message)  # (a size read from the data, x[m]: checked when it runs)
         return shape
-    if unknown is None or known == 0 or size % known:
-        raise ValueError(f"cannot reshape array of size {size} into shape {shape}")
+    check(known != 0 and size % known == 0, ValueError, message)
     return shape[:unknown] + (size // known,) + shape[unknown + 1:]
 
 

@@ -32,6 +32,14 @@ def _zeros_below(y):
     return np.zeros(int(y.max()) - 5)
 
 
+def _pair_sums(x):
+    return x[x > 0].reshape(-1, 2).sum(axis=1)
+
+
+def _square(x):
+    return x[x > 0].reshape(2, 2)
+
+
 IMG = np.array([0.5, 1.5, 2.5])
 X = np.array([1.0, -1.0, 2.0])
 # (function, arguments it runs with, arguments NumPy raises on, part of the shim's message)
@@ -44,6 +52,10 @@ CASES = {
     "index [-1]": (_last_marked, (X, np.array([False, True, True])), (X, np.zeros(3, bool)),
                    "index -1 is out of bounds for axis 0"),
     "negative size": (_zeros_below, (np.array([7, 9]),), (np.array([1, 2]),), "negative dimensions are not allowed"),
+    "reshape -1": (_pair_sums, (np.array([1.0, 2.0, -1.0, 3.0, 4.0]),), (np.array([1.0, 2.0, 3.0]),),
+                   "cannot reshape array of size"),
+    "reshape": (_square, (np.array([1.0, 2.0, 3.0, 4.0]),), (np.array([1.0, 2.0, 3.0, 4.0, 5.0, 6.0]),),
+                "cannot reshape array of size"),
 }
 
 
