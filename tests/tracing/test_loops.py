@@ -9,6 +9,7 @@ from npcompile import config
 from npcompile.tracing._dynamo_patch import NESTED_GRAPH_BREAKS
 
 from .conftest import RecordingBackend, same
+from .test_program_findings import _kahan
 
 pytestmark = pytest.mark.filterwarnings("ignore::PendingDeprecationWarning")
 
@@ -616,16 +617,6 @@ def _horner(coef, x):
     for c in coef:
         y = y * x + c
     return y
-
-
-def _kahan(x):
-    total = comp = 0.0
-    for v in x:
-        y = v - comp
-        t = total + y
-        comp = (t - total) - y
-        total = t
-    return total
 
 
 def _row_energy(a):
