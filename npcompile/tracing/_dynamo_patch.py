@@ -70,7 +70,7 @@ import torch._dynamo.variables.torch_function as _dy_tf  # noqa: E402
 
 from torch._dynamo.bytecode_transformation import create_call_function as _create_call_function  # noqa: E402
 
-from . import _fast_path, _lean_graph  # noqa: E402
+from . import _fast_path, _lean_graph, _with_callables  # noqa: E402
 
 
 try:
@@ -913,12 +913,32 @@ def _no_torch_function_argument(name, args, kwargs):
                       explanation=f"a Python function passed to {name} runs with the call in real NumPy")
 
 
+def _static_value(v):
+    """An array variable's shape where every size is static, a constant's value (a Python number that Dynamo
+    made symbolic is specialized: guarded), else None."""
+    from torch._dynamo.variables.tensor import SymNodeVariable
+    from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
+
+    if isinstance(v, _NumpyNdarrayVariable):
+        shape = tuple(v.as_proxy().node.meta["example_value"].shape)
+        return shape if all(type(n) is int for n in shape) else None
+    if isinstance(v, SymNodeVariable) and not free_unbacked_symbols(v.sym_num):
+        return v.evaluate_expr()
+    return v.as_python_constant() if v.is_python_constant() else None
+
+
 def _numpy_var_call_function(self, tx, args, kwargs):
     if not isinstance(self.value, type) and not _can_constant_fold_through(None, shim_function_for(self.value)):
         _break_in_try(tx, getattr(self.value, "__name__", "a NumPy function"))
     _no_torch_function_argument(getattr(self.value, "__name__", "a NumPy function"), args, kwargs)
     if self.value is _np.polynomial.Polynomial and _traced(self.value):
         return PolynomialVariable.construct(tx, "__init__", args, kwargs)
+    if self.value in _with_callables.THROUGH and _traced(self.value):
+        through = _with_callables.traced_through(self.value, [_static_value(a) for a in args])
+        if through is not None:
+            from torch._dynamo.variables.base import VariableTracker
+
+            return tx.inline_user_function_return(VariableTracker.build(tx, through), args, kwargs)
     if self.value is _np.random.default_rng and _traced(self.value):
         folded = _seeded_generator(args, kwargs)
         if folded is not None:

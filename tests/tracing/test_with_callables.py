@@ -1,0 +1,61 @@
+"""NumPy functions given a Python function (tracing/_with_callables): traced through, the function inlined where
+NumPy calls it, in one graph; NumPy's values, dtypes, shapes and errors."""
+
+import numpy as np
+import pytest
+
+from npcompile import _compile as C
+
+from .conftest import same
+
+
+def _grid(k):
+    return np.fromfunction(lambda i, j: i * 10 + j + k[0], (3, 4)), np.fromfunction(np.maximum, (2, 3), dtype=int)
+
+
+def _along(a, axis):
+    return (np.apply_along_axis(lambda r: r[:2] * r.sum(), axis, a),
+            np.apply_along_axis(lambda r: r.max() > 12, axis, a),  # a scalar per slice: bool
+            np.apply_along_axis(np.cumsum, axis, a),
+            np.apply_along_axis(lambda r, s: (r * s).astype(np.float32), axis, a, 0.5))  # extra arguments
+
+
+def _over(a):
+    return np.apply_over_axes(np.sum, a, [0, 2]), np.apply_over_axes(np.mean, a, -1), \
+        np.apply_over_axes(lambda v, ax: v.max(axis=ax, keepdims=True), a, (1,))
+
+
+def _one_graph(fn, *args):
+    rep = C.explain(fn, backend="aot_eager")(*args)
+    assert same(rep.result, fn(*args)), (rep.result, fn(*args))
+    assert rep.graph_count == 1 and not rep.graph_breaks and not rep.fallbacks, rep
+
+
+def test_a_function_given_to_numpy_is_traced_into_the_graph():
+    """These calls ran wholly in real NumPy: the lambda could not be a graph node's argument."""
+    _one_graph(_grid, np.arange(3.0))
+    a = np.arange(24.0).reshape(2, 3, 4)
+    for axis in (0, 1, -1):
+        _one_graph(_along, a, axis)
+    _one_graph(_over, a)
+
+
+def test_numpys_errors():
+    f = C.compile(_along, backend="aot_eager")
+    with pytest.raises(np.exceptions.AxisError):
+        f(np.ones((2, 3)), 2)
+    with pytest.raises(ValueError, match="iteration dimensions are 0"):
+        np.apply_along_axis(np.sum, 1, np.ones((0, 3)))  # the oracle
+    with pytest.raises(ValueError, match="iteration dimensions are 0"):
+        f(np.ones((0, 3)), 1)
+    g = C.compile(lambda a: np.apply_over_axes(lambda v, ax: v.sum(axis=ax).sum(), a, [0, 1]), backend="aot_eager")
+    with pytest.raises(ValueError, match="correct shape"):
+        g(np.ones((2, 3, 4)))
+
+
+def test_many_slices_run_in_numpy():
+    """Over more than MAX_CALLS slices the trace would grow with the array: the call runs in real NumPy."""
+    a = np.random.default_rng(0).random((100, 3))
+    rep = C.explain(lambda a: np.apply_along_axis(lambda r: r.sum() * 2, 1, a), backend="aot_eager")(a)
+    assert same(rep.result, np.apply_along_axis(lambda r: r.sum() * 2, 1, a))
+    assert rep.fallbacks
