@@ -54,7 +54,8 @@ def test_compiled_float16_steps_float_floor_division_and_exact_casts():
         with np.errstate(invalid="ignore"):  # inf - inf
             assert np.all((g[ok] == w[ok]) | (np.abs(g[ok] - w[ok]) <= np.spacing(np.abs(w[ok]))))
     got = got[10:]
-    assert np.array_equal(got[0], casts[0]) and np.array_equal(got[1], casts[1])
+    # (2**63 is out of uint32's range: the C cast's value, which differs between Inductor's versions; see README)
+    assert np.array_equal(got[0][x < 2 ** 32], casts[0][x < 2 ** 32]) and np.array_equal(got[1], casts[1])
     assert np.array_equal(got[2][x < 2 ** 63], casts[2])
     assert np.array_equal(got[3][x < 256], casts[3]) and np.array_equal(got[4][x < 128], casts[4])
 
