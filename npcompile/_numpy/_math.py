@@ -206,7 +206,7 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     fpt = _t(fpt, _dtypes.default_complex if fpt.is_complex() else _dtypes.default_float)
     if xpt.ndim != 1 or fpt.ndim != 1:
         raise ValueError("Data points must be 1-D sequences")
-    check(xpt.shape[0] == fpt.shape[0], ValueError, "fp and xp are not of the same length")  # sizes may be
+    check(xpt.shape[0] == fpt.shape[0], ValueError, "fp and xp are not of the same length.")  # sizes may be
     check(xpt.shape[0] != 0, ValueError, "array of sample points is empty")  # data-dependent (np.bincount)
     if period is not None:
         if period == 0:
