@@ -44,11 +44,12 @@ def _cpu_passes() -> dict:
     """Our graph passes for CPU graphs (imported on first compile: Inductor's modules load slowly).  Slice writes
     are reinplaced last, after the other passes have made their new nodes."""
     from ._bool_masks import BoolMaskPass
+    from ._inline_growth import InlineGrowthPass
     from ._outer_reductions import OuterReductionPass
     from ._reinplace import ReinplacePass
 
     return {"post_grad_custom_pre_pass": OuterReductionPass(),
-            "post_grad_custom_post_pass": ReinplacePass(first=BoolMaskPass())}
+            "post_grad_custom_post_pass": ReinplacePass(first=InlineGrowthPass(first=BoolMaskPass()))}
 
 
 # Inductor's vectorized C++ writes expm1 as exp(x) - 1 and atanh as log((1 + x) / (1 - x)) / 2 "for speed": both
