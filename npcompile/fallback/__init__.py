@@ -146,6 +146,10 @@ def classify(text: str) -> tuple[str, str, str]:
         return "fallback", feat, (f"{feat} run in real NumPy unless passed as writeable top-level arguments "
                                   f"sharing no memory with another argument (not a global, a list item, or "
                                   f"f(x, x[::-1]))")
+    m = re.search(r"a Python function passed to ([\w.]+)", t)
+    if m:
+        feat = f"{m.group(1)} given a Python function"
+        return "fallback", feat, f"{feat} runs in real NumPy"
     if "sourceless builder" in t or "Failed to convert args/kwargs to proxy" in t:
         m = re.search(r"wrap <class '([\w.]+)'>", t)
         what = m.group(1) if m else "an object"

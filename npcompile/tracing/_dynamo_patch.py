@@ -901,16 +901,25 @@ def _quiet_errstate(kwargs):
     return None
 
 
-def _no_torch_function_argument(name, args, kwargs):
-    """``np.vectorize(math.erf)``: Dynamo holds ``math``'s functions as torch functions, whose value would be an
-    argument of the graph node, which fx cannot record (the whole function failed to compile); the call runs in
-    real NumPy instead, as with any other Python function argument."""
+def _no_function_argument(name, args, kwargs):
+    """A Python function among the arguments of a NumPy call that is a graph node (``np.piecewise(x, conds,
+    [lambda v: ...])``, ``np.vectorize(math.erf)``): a graph node's arguments cannot hold it, so the call runs in
+    real NumPy, and ``explain`` says why.  (Dynamo holds ``math``'s functions as torch functions, whose value fx
+    cannot record either: the whole function failed to compile.)"""
     from torch._dynamo.exc import unimplemented
+    from torch._dynamo.variables.functions import BaseUserFunctionVariable
+    from torch._dynamo.variables.lists import BaseListVariable
     from torch._dynamo.variables.torch import BaseTorchVariable
 
-    if any(isinstance(v.realize(), BaseTorchVariable) for v in (*args, *kwargs.values())):
+    def function(v):
+        v = v.realize()
+        if isinstance(v, BaseListVariable):
+            return any(map(function, v.items))
+        return isinstance(v, (BaseTorchVariable, BaseUserFunctionVariable))
+
+    if any(map(function, (*args, *kwargs.values()))):
         unimplemented(gb_type="Failed to convert args/kwargs to proxy", context=name, hints=[],
-                      explanation=f"a Python function passed to {name} runs with the call in real NumPy")
+                      explanation=f"a Python function passed to numpy.{name} runs with the call in real NumPy")
 
 
 def _static_value(v):
@@ -930,15 +939,15 @@ def _static_value(v):
 def _numpy_var_call_function(self, tx, args, kwargs):
     if not isinstance(self.value, type) and not _can_constant_fold_through(None, shim_function_for(self.value)):
         _break_in_try(tx, getattr(self.value, "__name__", "a NumPy function"))
-    _no_torch_function_argument(getattr(self.value, "__name__", "a NumPy function"), args, kwargs)
-    if self.value is _np.polynomial.Polynomial and _traced(self.value):
-        return PolynomialVariable.construct(tx, "__init__", args, kwargs)
     if self.value in _with_callables.THROUGH and _traced(self.value):
         through = _with_callables.traced_through(self.value, [_static_value(a) for a in args])
         if through is not None:
             from torch._dynamo.variables.base import VariableTracker
 
             return tx.inline_user_function_return(VariableTracker.build(tx, through), args, kwargs)
+    _no_function_argument(getattr(self.value, "__name__", "a NumPy function"), args, kwargs)
+    if self.value is _np.polynomial.Polynomial and _traced(self.value):
+        return PolynomialVariable.construct(tx, "__init__", args, kwargs)
     if self.value is _np.random.default_rng and _traced(self.value):
         folded = _seeded_generator(args, kwargs)
         if folded is not None:

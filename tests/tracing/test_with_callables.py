@@ -59,3 +59,15 @@ def test_many_slices_run_in_numpy():
     rep = C.explain(lambda a: np.apply_along_axis(lambda r: r.sum() * 2, 1, a), backend="aot_eager")(a)
     assert same(rep.result, np.apply_along_axis(lambda r: r.sum() * 2, 1, a))
     assert rep.fallbacks
+
+
+def test_other_calls_given_a_python_function_say_so():
+    """piecewise calls its functions only where a condition selects something (a test on the data): it runs in
+    real NumPy, and explain names it (it said "non-array argument (ndarray subclass...)")."""
+    def tiers(k):
+        return np.piecewise(k, [k < 100, k >= 100], [lambda v: 0.1 * v, lambda v: 10 + 0.15 * (v - 100)]) + 1
+
+    k = np.random.default_rng(0).uniform(0, 600, 25)
+    rep = C.explain(tiers, backend="aot_eager")(k)
+    assert same(rep.result, tiers(k))
+    assert [e.feature for e in rep.fallbacks] == ["numpy.piecewise given a Python function"], rep
