@@ -377,7 +377,7 @@ def _plan(fn, tree) -> list:
 
 def _plan_loop(i, s, before, after, defined, local, cells, np_names, fn, shared):
     looped = s.body + ([s.test] if isinstance(s, ast.While) else [])
-    if isinstance(s, ast.For) and _short_literal(s.iter, fn):
+    if isinstance(s, ast.For) and (_short_literal(s.iter, fn) or _dict_view(s.iter)):
         return None
     # A body that indexes nothing and names no NumPy works on its items and state alone: outlined only when
     # it runs over a long array (an unrolled loop over an array's elements grows the trace with the array).
@@ -527,6 +527,14 @@ def _short_literal(it, fn) -> bool:
     except ValueError:
         return False
     return all(type(v) is int for v in vals) and len(range(*vals)) <= _UNROLL_MAX
+
+
+def _dict_view(it) -> bool:
+    """``d.items()``, ``d.keys()`` or ``d.values()``: a dict's entries, which Dynamo unrolls with their keys as
+    constants; an outlined body would be compiled anew for each key it is given (a str or int item is guarded
+    by value)."""
+    return (isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and not it.args and not it.keywords
+            and it.func.attr in ("items", "keys", "values"))
 
 
 def _numpy_names(fn, tree) -> set:

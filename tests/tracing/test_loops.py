@@ -728,3 +728,23 @@ def test_a_loop_over_scalars_runs_whole_in_numpy():
         assert same(got, expected) and [type(v) for v in got[0]] == [type(v) for v in expected[0]]
     assert not any("add" in str(g.graph) for g in rec.graphs)  # the body was never compiled
     assert same(f(x.astype(np.float32), np.float32(1.0)), _positives_until(x.astype(np.float32), np.float32(1.0)))
+
+
+def _column_stats(cols):
+    stats = {}
+    for name, col in cols.items():
+        stats[name] = (col.mean(), np.argsort(col))
+    for col in cols.values():
+        col *= 2.0
+    return stats
+
+
+def test_loops_over_a_dicts_entries_are_unrolled():
+    """A dict's entries are few and Dynamo takes its keys as constants: outlined, the body was compiled anew for
+    each key (dict_of_arrays_loop: 5 graphs); unrolled, the function is one graph."""
+    rng = np.random.default_rng(0)
+    cols = {"a": rng.random(5), "b": rng.random(5), "c": rng.random(5)}
+    mine, ref = ({k: v.copy() for k, v in cols.items()} for _ in range(2))
+    rep = C.explain(_column_stats, backend="eager")(mine)
+    assert same(rep.result, _column_stats(ref)) and same(mine, ref)
+    assert rep.graph_count == 1 and not rep.graph_breaks, rep
