@@ -120,6 +120,7 @@ _SETATTR_OWNER, _SETATTR_NAME = ((_dy_builtin.SetAttrBuiltinVariable, "_call_set
 _ORIG_SETATTR = _require(_SETATTR_OWNER, _SETATTR_NAME)
 _ORIG_TENSOR_NUMPY = _require(_dy_tensor.TensorVariable, "method_numpy")
 _ORIG_NUMPY_SOURCE_RECONSTRUCT = _require(_require(_dy_source, "NumpyTensorSource"), "reconstruct")
+_ORIG_LIST_CALL_METHOD = _require(_require(_dy_lists, "ListVariable"), "call_method")
 _tf_all_args = _require(_dy_tf, "_get_all_args")
 _tf_overridden = _require(_dy_tf, "has_torch_function")
 del _name
@@ -936,6 +937,29 @@ def _static_value(v):
     return v.as_python_constant() if v.is_python_constant() else None
 
 
+def _list_call_method(self, tx, name, args, kwargs):
+    """``sorted(d.items())`` with arrays among the values: Dynamo sorts only lists of constants.  Pairs whose
+    first items are distinct constants sort by those alone, as Python's tuple comparison does (it compares the
+    second items only on a tie)."""
+    if name == "sort" and not args and set(kwargs) <= {"reverse"} and self.is_mutable():
+        heads = [x.items[0].as_python_constant() for x in self.items if isinstance(x, _dy_lists.TupleVariable)
+                 and x.items and x.items[0].is_python_constant()]
+        if len(heads) == len(self.items) and not all(x.is_python_constant() for x in self.items):
+            try:
+                distinct = len(set(heads)) == len(heads)  # (equal heads: Python compares the next items)
+                order = distinct and sorted(range(len(heads)), key=heads.__getitem__,
+                                            reverse=bool(kwargs["reverse"].as_python_constant()) if kwargs else False)
+            except TypeError:  # (heads Python cannot hash or compare: Dynamo's own path)
+                order = None
+            if order:
+                from torch._dynamo.variables.constant import ConstantVariable
+
+                tx.output.side_effects.mutation(self)
+                self.items[:] = [self.items[i] for i in order]
+                return ConstantVariable.create(None)
+    return _ORIG_LIST_CALL_METHOD(self, tx, name, args, kwargs)
+
+
 def _numpy_var_call_function(self, tx, args, kwargs):
     if not isinstance(self.value, type) and not _can_constant_fold_through(None, shim_function_for(self.value)):
         _break_in_try(tx, getattr(self.value, "__name__", "a NumPy function"))
@@ -1512,6 +1536,9 @@ def _patch_table():
         # torch_function.can_dispatch_torch_function (looked up per call by builtin.py and tensor.py): NumPy
         # operators/methods/subscripts stay NumPy operations under an active torch function mode.
         (_dy_tf, "can_dispatch_torch_function", _can_dispatch_torch_function),
+        # lists.ListVariable.call_method ("sort", also under ``sorted``): (key, array) pairs with distinct constant
+        # keys sort by the keys instead of a graph break (_list_call_method).
+        (_dy_lists.ListVariable, "call_method", _list_call_method),
     ]
     if _ORIG_GUARD_FROM_NUMPY is not None:
         # guards.from_numpy: the guards built for our compiles convert an array they check faster (looked up when

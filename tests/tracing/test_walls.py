@@ -283,3 +283,23 @@ def test_augmented_assignment_into_a_view_writes_once():
         C.compile(f, backend=aot_autograd(fw_compiler=count))(b, 2)
         assert same(a, b)
         assert scatters == [most], f.__name__
+
+
+def _sorted_columns(cols, reverse):
+    return [k + "!" for k, _ in sorted(cols.items(), reverse=reverse)], \
+        np.stack([v - v.mean() for _, v in sorted(cols.items(), reverse=reverse)])
+
+
+def test_sorted_pairs_of_keys_and_arrays_stay_in_the_graph():
+    """``sorted(d.items())`` with array values: Dynamo sorted only constants (a graph break); distinct keys decide
+    Python's order alone.  Equal keys (1 and 1.0) make Python compare the arrays: NumPy's ValueError, as before."""
+    cols = {"b": np.arange(3.0), "a": np.ones(3), "c": np.arange(3.0) ** 2}
+    for reverse in (False, True):
+        rep = C.explain(_sorted_columns, backend="eager")(cols, reverse)
+        assert same(rep.result, _sorted_columns(cols, reverse))
+        assert rep.graph_count == 1 and not rep.graph_breaks, rep
+    tied = C.compile(lambda a: sorted([(1, a), (1.0, a + 1)]), backend="eager")
+    with pytest.raises(ValueError):
+        sorted([(1, np.ones(2)), (1.0, np.ones(2) + 1)])
+    with pytest.raises(ValueError):
+        tied(np.ones(2))
