@@ -164,8 +164,10 @@ def test_class(basis, a, b, domain_window):
                 format(p, "ascii"), p._repr_latex_(), p.symbol, p.basis_name, K.domain, K.window, K.maxpower]
     assert_matches(ops, a, b, x, **tol(a, b))
     if numpy.count_nonzero(a[1:]) and a.dtype.kind != "c":
-        assert_matches(lambda xp, a: getattr(xp.polynomial, basis[2])(a, domain, window).roots(), a,
-                       rtol=1e-3, atol=1e-3)
+        # (as complex: whether LAPACK splits a repeated real root into a complex pair is a rounding accident, which
+        # NumPy's result dtype follows; found by HYPOTHESIS_PROFILE=explore, roots of 2+2x-2x^2-2x^3)
+        assert_matches(lambda xp, a: xp.sort_complex(getattr(xp.polynomial, basis[2])(a, domain, window).roots()),
+                       a, rtol=1e-3, atol=1e-3)
 
 
 @given(st.sampled_from(BASES), st.integers(4, 9), st.integers(0, 3), st.sampled_from([None, [], [0, 10]]),
