@@ -467,6 +467,11 @@ class DirectPath:
         self.entries.items = items
 
     @property
+    def hooked(self) -> bool:
+        """Whether a direct entry runs code after a graph break (which may write into the arguments)."""
+        return any(item[2]._npc_hooked for item in self.entries.items)
+
+    @property
     def stale(self) -> bool:
         return self.entries.stale
 

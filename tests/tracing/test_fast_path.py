@@ -43,11 +43,6 @@ def _normal_only(f):
     return f
 
 
-def _hooked(f):
-    """Whether a direct entry of ``f`` runs code after a graph break (with Dynamo's callback set)."""
-    return any(fn._npc_hooked for _, _, fn in f.__npcompile_state__.direct.table)
-
-
 def _copies(args):
     return tuple(a.copy() if isinstance(a, np.ndarray) else a for a in args)
 
@@ -204,7 +199,7 @@ def test_graph_break_functions_go_direct_behind_every_frames_guards(normal_calls
     assert n_graphs == (2 if NESTED_GRAPH_BREAKS else 4)
     # (torch 2.11 makes the resume functions in the entry's code, which then stays on the normal path)
     direct = NESTED_GRAPH_BREAKS
-    assert normal_calls[0] == (1 if direct else 4) and _hooked(f) == direct
+    assert normal_calls[0] == (1 if direct else 4) and f.__npcompile_state__.direct.hooked == direct
     replaced = [v for _, _, fn in f.__npcompile_state__.direct.table for v in fn.__globals__.values()
                 if isinstance(v, (_fast_path._Resume, _fast_path._ResumeFactory))]
     assert len(replaced) == direct  # the resume function is called directly too
@@ -232,7 +227,7 @@ def test_outlined_loop_goes_direct(normal_calls):
     assert same(direct_f(x.astype(np.float32), 4), _loop(x.astype(np.float32), 4))
     with pytest.raises(IndexError):
         direct_f(x, 17)
-    assert _hooked(direct_f) == NESTED_GRAPH_BREAKS
+    assert direct_f.__npcompile_state__.direct.hooked == NESTED_GRAPH_BREAKS
 
 
 def _code(src):
@@ -272,7 +267,7 @@ def test_break_writing_a_negative_stride_argument_after_the_break():
     for _ in range(4):
         x, ref = np.arange(4.0)[::-1], np.arange(4.0)[::-1]
         assert same(f(x), g(ref)) and same(x, ref)
-    assert _hooked(f) == NESTED_GRAPH_BREAKS
+    assert f.__npcompile_state__.direct.hooked == NESTED_GRAPH_BREAKS
 
 
 def test_python_scalars_compile_at_most_twice_and_go_direct(normal_calls):
