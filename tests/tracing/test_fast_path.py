@@ -200,9 +200,6 @@ def test_graph_break_functions_go_direct_behind_every_frames_guards(normal_calls
     # (torch 2.11 makes the resume functions in the entry's code, which then stays on the normal path)
     direct = NESTED_GRAPH_BREAKS
     assert normal_calls[0] == (1 if direct else 4) and f.__npcompile_state__.direct.hooked == direct
-    replaced = [v for _, _, fn in f.__npcompile_state__.direct.table for v in fn.__globals__.values()
-                if isinstance(v, (_fast_path._Resume, _fast_path._ResumeFactory))]
-    assert len(replaced) == direct  # the resume function is called directly too
     monkeypatch.setitem(globals(), "SCALE", 3.0)
     for _ in range(3):
         assert same(f(x), np.cos(x) * 3.0)
@@ -228,26 +225,6 @@ def test_outlined_loop_goes_direct(normal_calls):
     with pytest.raises(IndexError):
         direct_f(x, 17)
     assert direct_f.__npcompile_state__.direct.hooked == NESTED_GRAPH_BREAKS
-
-
-def _code(src):
-    return compile(src, "<test>", "exec").co_consts[0]
-
-
-@pytest.mark.parametrize("src, factory, expected", [
-    ("def g(a):\n    return __resume_at_1(a, 2)", False, True),
-    ("def g(c):\n    return __resume_at_1(c)", True, False),  # a factory: what it makes is not called
-    ("def g(c, a):\n    return __resume_at_1(c)(*a)", False, False),  # calls what the resume function gave
-    ("def g(a):\n    r = __resume_at_1\n    return r(a)", False, False),  # kept
-    ("def g(a):\n    return [__resume_at_1, a]", False, False),  # handed on as data
-    ("def g(a):\n    __resume_at_1(a)\n    return __resume_at_1(a)", False, False),  # loaded twice
-    ("def g(a):\n    return len(__resume_at_1(a))", False, False),  # its result not returned as it is
-], ids=["call", "factory_only", "not_a_factory", "stored", "data", "twice", "result_used"])
-def test_the_root_resume_call_is_recognised_only_as_dynamo_makes_it(src, factory, expected):
-    """Only a resume function Dynamo's code calls last, returning what it returns, is replaced (``_Resume``);
-    any other use of it keeps the real function (its frame then meets Dynamo's hook).  (Dynamo's factory
-    sequence is met in the tests of functions with breaks.)"""
-    assert _fast_path._calls_resume_last(_code(src), "__resume_at_1", factory) is expected
 
 
 @npcompile.disable
@@ -391,7 +368,7 @@ def test_inductor_direct_path():
 @pytest.mark.filterwarnings("ignore:The given NumPy array is not writable")
 @pytest.mark.parametrize("mode", [None, "meta"], ids=["no_mode", "device_mode"])
 def test_torch_for_arrays_gives_what_torch_gives(mode):
-    """The direct path's torch (``_fast_path._TORCH_FOR_ARRAYS``) converts arrays as ``torch.as_tensor`` does."""
+    """The direct path's torch (``_fast_path._TorchForArrays``) converts arrays as ``torch.as_tensor`` does."""
     lean = _fast_path._TORCH_FOR_ARRAYS
     ro = np.arange(4.0)
     ro.flags.writeable = False
@@ -427,17 +404,3 @@ def test_contiguous_argument_with_a_negative_stride_on_a_length_one_axis():
         x, ref = np.arange(3.0).reshape(1, 3)[::-1], np.arange(3.0).reshape(1, 3)[::-1]
         assert x.flags.c_contiguous and x.strides[0] < 0
         assert same(f(x), g(ref)) and same(x, ref)
-
-
-def test_to_numpy_helper_gives_what_dynamos_gives():
-    from torch._dynamo.utils import to_numpy_helper
-
-    mine = _fast_path._FASTER["torch._dynamo.utils"].to_numpy_helper
-    values = [torch.arange(4.0), torch.ones(3, requires_grad=True), torch.tensor(2.5), (torch.zeros(2), 3),
-              torch.arange(6).reshape(2, 3).T, 7, None]
-    for v in values:
-        got, expected = mine(v), to_numpy_helper(v)
-        assert type(got) is type(expected)
-        if isinstance(v, torch.Tensor):
-            assert got.dtype == expected.dtype and got.shape == expected.shape and got.strides == expected.strides
-            assert np.array_equal(got, expected) and got.ctypes.data == v.data_ptr()
