@@ -90,13 +90,12 @@ _GRAPH_PREFIX = "__compiled_fn_"
 _RESUME_PREFIX = "__resume_at_"
 _CONSTANT_TYPES = (str, int, float, complex, bool, bytes, type(None))
 # Opcodes through which a transformed code could reach user code or module state (closure cells, globals,
-# imports) or hand on its globals (a function it makes, such as torch 2.11's resume functions, would get the
-# direct entry's): an entry using any of them stays on the normal path, but for reads of its free variables
-# (cells of the entry function, which it never rebinds) in code run with the callback set.
+# imports): an entry using any of them stays on the normal path, but for reads of its free variables (cells
+# of the entry function, which it never rebinds) in code run with the callback set.
 _DENIED_OPS = frozenset({"LOAD_DEREF", "LOAD_CLASSDEREF", "LOAD_CLOSURE", "STORE_DEREF", "DELETE_DEREF",
                          "LOAD_FROM_DICT_OR_DEREF", "LOAD_FROM_DICT_OR_GLOBALS", "LOAD_NAME", "STORE_NAME",
                          "DELETE_NAME", "STORE_GLOBAL", "DELETE_GLOBAL", "IMPORT_NAME", "IMPORT_FROM",
-                         "IMPORT_STAR", "MAKE_FUNCTION"})
+                         "IMPORT_STAR"})
 _FREE_READS = frozenset({"LOAD_DEREF", "LOAD_CLOSURE"})
 
 
@@ -276,8 +275,7 @@ class _Entries:
         called with the callback cleared), torch and Dynamo's utilities as ``_Module``s and the root resume function as
         ``_Resume`` (or its factory as ``_ResumeFactory``)."""
         module_globals = self.globals
-        # (``__name__``: what a warning raised with this frame as its place is attributed to)
-        g = {"__builtins__": module_globals.get("__builtins__"), "__name__": module_globals.get("__name__")}
+        g = {"__builtins__": module_globals.get("__builtins__")}
         for ins in dis.get_instructions(code):
             name = ins.argval
             if ins.opname != "LOAD_GLOBAL" or name in g:
