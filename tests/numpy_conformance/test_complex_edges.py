@@ -202,7 +202,8 @@ def test_other_complex_paths_at_the_edges(dt, name):
              "around": lambda xp, a: xp.around(a, 1), "mean": lambda xp, a: xp.mean(a.reshape(9, 9), axis=1),
              "var": lambda xp, a: xp.var(a.reshape(9, 9), axis=0), "std": lambda xp, a: xp.std(a.reshape(9, 9), axis=1),
              "argsort": lambda xp, a: xp.argsort(a, stable=True)}
-    exact = name not in ("power", "exp", "expm1", "sqrt", "absolute", "var", "std")
+    # (angle: NumPy's float32 arctan2 takes a SIMD loop on CPUs that have one, 1 ulp from the correctly rounded one)
+    exact = name not in ("power", "exp", "expm1", "sqrt", "absolute", "angle", "var", "std")
     assert_parts(calls.get(name, lambda xp, a: getattr(xp, name)(a)), z, exact=exact)
 
 
