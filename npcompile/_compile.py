@@ -607,6 +607,7 @@ def _make_wrapper(state: _Compiled):
     entry = state.entry
     callback = state.callback
     direct = state.direct  # Dynamo's cached code called without its frame hook, when that is exact
+    direct.callback = callback  # (set while a direct entry's code after a graph break runs)
     fullgraph = state._fullgraph
     fn = state.fn
     torch_dtypes = _TORCH_DTYPES
@@ -682,10 +683,10 @@ def _make_wrapper(state: _Compiled):
         if grad_off:
             _set_grad_enabled(False)
         try:
+            if type(moved) is _copies.Copies:
+                moved.snapshot()  # code Dynamo runs uncompiled (after a break) may write into the copies, uncounted
             out = direct(mask, tuple(targs), kwargs) if direct.table else _MISS
             if out is _MISS:
-                if type(moved) is _copies.Copies:
-                    moved.snapshot()  # code Dynamo runs uncompiled may write into the copies, uncounted
                 prior = _set_eval_frame(callback)
                 try:
                     out = entry(mask, *targs, **kwargs)

@@ -43,6 +43,11 @@ def _normal_only(f):
     return f
 
 
+def _hooked(f):
+    """Whether a direct entry of ``f`` runs code after a graph break (with Dynamo's callback set)."""
+    return any(fn._npc_hooked for _, _, fn in f.__npcompile_state__.direct.table)
+
+
 def _copies(args):
     return tuple(a.copy() if isinstance(a, np.ndarray) else a for a in args)
 
@@ -177,21 +182,126 @@ def test_entry_invalidated_by_a_freed_guarded_object():
     assert all(item[0] is not gm for item in f.__npcompile_state__.direct.table)
 
 
-def test_graph_break_functions_stay_on_the_normal_path(normal_calls):
+SCALE = 2.0
+
+
+def _broken(a):
+    b = np.cos(a)
+    npcompile.graph_break()
+    return b * SCALE
+
+
+def test_graph_break_functions_go_direct_behind_every_frames_guards(normal_calls, monkeypatch):
+    """Code after a break runs with Dynamo's callback set; the resume frame is direct behind its own guards
+    (here on a module global the entry's do not read), and when they fail Dynamo compiles it again."""
     rec = RecordingBackend()
-
-    def g(a):
-        b = np.cos(a)
-        npcompile.graph_break()
-        return b * 2
-
-    f = C.compile(g, backend=rec)
+    f = C.compile(_broken, backend=rec)
     x = np.random.rand(5)
     for _ in range(4):
-        assert same(f(x), g(x))
+        assert same(f(x), _broken(x))
     # (without nested graph breaks, torch 2.11, the entry function splits around the call too)
-    assert len(rec.graphs) == (2 if NESTED_GRAPH_BREAKS else 4)
-    assert normal_calls[0] == 4 and f.__npcompile_state__.direct.table == ()
+    n_graphs = len(rec.graphs)
+    assert n_graphs == (2 if NESTED_GRAPH_BREAKS else 4)
+    # (torch 2.11 makes the resume functions in the entry's code, which then stays on the normal path)
+    direct = NESTED_GRAPH_BREAKS
+    assert normal_calls[0] == (1 if direct else 4) and _hooked(f) == direct
+    replaced = [v for _, _, fn in f.__npcompile_state__.direct.table for v in fn.__globals__.values()
+                if isinstance(v, (_fast_path._Resume, _fast_path._ResumeFactory))]
+    assert len(replaced) == direct  # the resume function is called directly too
+    monkeypatch.setitem(globals(), "SCALE", 3.0)
+    for _ in range(3):
+        assert same(f(x), np.cos(x) * 3.0)
+    assert normal_calls[0] == (1 if direct else 7) and len(rec.graphs) == n_graphs + 1  # after the break, again
+
+
+def _loop(x, n):
+    y = x * 2
+    for i in range(n):
+        y = y + x[i]
+    return y + 3
+
+
+@pytest.mark.skipif(not config.outline_loops, reason="loop outlining off")
+def test_outlined_loop_goes_direct(normal_calls):
+    direct_f = C.compile(_loop, backend="aot_eager")
+    normal_f = _normal_only(C.compile(_loop, backend="aot_eager"))
+    x = np.arange(16.0)
+    for n in (0, 1, 5, 0, 3, 16, 2):
+        expected = _loop(x, n)
+        assert same(direct_f(x, n), expected) and same(normal_f(x, n), expected)
+    assert same(direct_f(x.astype(np.float32), 4), _loop(x.astype(np.float32), 4))
+    with pytest.raises(IndexError):
+        direct_f(x, 17)
+    assert _hooked(direct_f) == NESTED_GRAPH_BREAKS
+
+
+def _code(src):
+    return compile(src, "<test>", "exec").co_consts[0]
+
+
+@pytest.mark.parametrize("src, factory, expected", [
+    ("def g(a):\n    return __resume_at_1(a, 2)", False, True),
+    ("def g(c):\n    return __resume_at_1(c)", True, False),  # a factory: what it makes is not called
+    ("def g(c, a):\n    return __resume_at_1(c)(*a)", False, False),  # calls what the resume function gave
+    ("def g(a):\n    r = __resume_at_1\n    return r(a)", False, False),  # kept
+    ("def g(a):\n    return [__resume_at_1, a]", False, False),  # handed on as data
+    ("def g(a):\n    __resume_at_1(a)\n    return __resume_at_1(a)", False, False),  # loaded twice
+    ("def g(a):\n    return len(__resume_at_1(a))", False, False),  # its result not returned as it is
+], ids=["call", "factory_only", "not_a_factory", "stored", "data", "twice", "result_used"])
+def test_the_root_resume_call_is_recognised_only_as_dynamo_makes_it(src, factory, expected):
+    """Only a resume function Dynamo's code calls last, returning what it returns, is replaced (``_Resume``);
+    any other use of it keeps the real function (its frame then meets Dynamo's hook).  (Dynamo's factory
+    sequence is met in the tests of functions with breaks.)"""
+    assert _fast_path._calls_resume_last(_code(src), "__resume_at_1", factory) is expected
+
+
+@npcompile.disable
+def _bump(a):
+    a += 1.0  # in NumPy: no version counter of the tensor behind ``a`` moves
+
+
+def test_break_writing_a_negative_stride_argument_after_the_break():
+    """Code after a break writes, in NumPy, the copy standing in for an argument torch cannot view: that write
+    reaches the caller's array too."""
+    def g(a):
+        b = a * 2.0
+        _bump(a)
+        return a + b
+
+    f = C.compile(g, backend="aot_eager")
+    for _ in range(4):
+        x, ref = np.arange(4.0)[::-1], np.arange(4.0)[::-1]
+        assert same(f(x), g(ref)) and same(x, ref)
+    assert _hooked(f) == NESTED_GRAPH_BREAKS
+
+
+def _break_then_write(x):
+    y = x + 1
+    print(end="")  # a graph break: the write below runs in the resume function's code
+    x[0] = y[1]
+    return y
+
+
+def test_an_error_after_the_break_is_the_calls(normal_calls):
+    """NumPy's error raised by the resume function's direct code (a write into a read-only argument) is the
+    call's, as on the normal path: that code is never run again through the hook (it has already emptied
+    Dynamo's lists of nested frames, and re-tracing them failed in Dynamo's resume prologue); the warm calls
+    hand Dynamo no frame to compile (npcompile's own included)."""
+    f = C.compile(_break_then_write, backend="eager")
+    frames = torch._dynamo.utils.counters["frames"]
+    for k, writeable in enumerate((False, True, False, True, False)):
+        if k == 2:
+            compiled = frames["total"]
+        a = np.array([3.0, 1.0, 2.0, 0.0])
+        a.flags.writeable = writeable
+        if writeable:
+            assert same(f(a), np.array([4.0, 2.0, 3.0, 1.0])) and a.tolist() == [2.0, 1.0, 2.0, 0.0]
+        else:
+            with pytest.raises(ValueError, match="^assignment destination is read-only$"):
+                f(a)
+            assert a.tolist() == [3.0, 1.0, 2.0, 0.0]
+    assert _hooked(f) == NESTED_GRAPH_BREAKS
+    assert normal_calls[0] == (2 if NESTED_GRAPH_BREAKS else 5) and frames["total"] == compiled  # (nothing traced)
 
 
 def test_python_scalars_compile_at_most_twice_and_go_direct(normal_calls):
@@ -308,14 +418,14 @@ def test_inductor_direct_path():
     for _ in range(3):
         assert same(f(x, y), k3(x, y))
     (_, _, fn), = f.__npcompile_state__.direct.table
-    assert not any("record_pregraph" in n for n in fn.__code__.co_names)
+    assert not fn._npc_hooked and not any("record_pregraph" in n for n in fn.__code__.co_names)
 
 
 
 @pytest.mark.filterwarnings("ignore:The given NumPy array is not writable")
 @pytest.mark.parametrize("mode", [None, "meta"], ids=["no_mode", "device_mode"])
 def test_torch_for_arrays_gives_what_torch_gives(mode):
-    """The direct path's torch (``_fast_path._TorchForArrays``) converts arrays as ``torch.as_tensor`` does."""
+    """The direct path's torch (``_fast_path._TORCH_FOR_ARRAYS``) converts arrays as ``torch.as_tensor`` does."""
     lean = _fast_path._TORCH_FOR_ARRAYS
     ro = np.arange(4.0)
     ro.flags.writeable = False
@@ -351,3 +461,17 @@ def test_contiguous_argument_with_a_negative_stride_on_a_length_one_axis():
         x, ref = np.arange(3.0).reshape(1, 3)[::-1], np.arange(3.0).reshape(1, 3)[::-1]
         assert x.flags.c_contiguous and x.strides[0] < 0
         assert same(f(x), g(ref)) and same(x, ref)
+
+
+def test_to_numpy_helper_gives_what_dynamos_gives():
+    from torch._dynamo.utils import to_numpy_helper
+
+    mine = _fast_path._FASTER["torch._dynamo.utils"].to_numpy_helper
+    values = [torch.arange(4.0), torch.ones(3, requires_grad=True), torch.tensor(2.5), (torch.zeros(2), 3),
+              torch.arange(6).reshape(2, 3).T, 7, None]
+    for v in values:
+        got, expected = mine(v), to_numpy_helper(v)
+        assert type(got) is type(expected)
+        if isinstance(v, torch.Tensor):
+            assert got.dtype == expected.dtype and got.shape == expected.shape and got.strides == expected.strides
+            assert np.array_equal(got, expected) and got.ctypes.data == v.data_ptr()
