@@ -924,14 +924,14 @@ def _no_function_argument(name, args, kwargs):
 
 
 def _static_value(v):
-    """An array variable's shape where every size is static, a constant's value (a Python number that Dynamo
-    made symbolic is specialized: guarded), else None."""
+    """An array variable's shape, a constant's value, else None.  Sizes and Python numbers that Dynamo made
+    symbolic are specialized (guarded: a call with other ones recompiles); ones read from the data give None."""
     from torch._dynamo.variables.tensor import SymNodeVariable
-    from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
+    from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols, guard_int
 
     if isinstance(v, _NumpyNdarrayVariable):
         shape = tuple(v.as_proxy().node.meta["example_value"].shape)
-        return shape if all(type(n) is int for n in shape) else None
+        return None if free_unbacked_symbols(shape) else tuple(map(guard_int, shape))
     if isinstance(v, SymNodeVariable) and not free_unbacked_symbols(v.sym_num):
         return v.evaluate_expr()
     return v.as_python_constant() if v.is_python_constant() else None
@@ -964,7 +964,7 @@ def _numpy_var_call_function(self, tx, args, kwargs):
     if not isinstance(self.value, type) and not _can_constant_fold_through(None, shim_function_for(self.value)):
         _break_in_try(tx, getattr(self.value, "__name__", "a NumPy function"))
     if self.value in _with_callables.THROUGH and _traced(self.value):
-        through = _with_callables.traced_through(self.value, [_static_value(a) for a in args])
+        through = _with_callables.traced_through(self.value, len(args), lambda i: _static_value(args[i]))
         if through is not None:
             from torch._dynamo.variables.base import VariableTracker
 

@@ -58,16 +58,17 @@ def apply_over_axes(func, a, axes):
 THROUGH = (np.fromfunction, np.apply_along_axis, np.apply_over_axes)
 
 
-def traced_through(np_function, static):
-    """The version of ``np_function`` to trace through, or None.  ``static``: per positional argument, an array's
-    shape, a constant's value, or None where neither is known when tracing."""
+def traced_through(np_function, nargs, static):
+    """The version of ``np_function`` to trace through, or None.  ``static(i)``: the ``i``-th positional argument's
+    shape (an array) or value (a constant) as the trace fixes it, or None where the data decides it."""
     if np_function is np.fromfunction:
         return fromfunction
     if np_function is np.apply_over_axes:
         return apply_over_axes
-    if np_function is np.apply_along_axis and len(static) >= 3 and isinstance(static[2], tuple) \
-            and type(static[1]) is int and -len(static[2]) <= static[1] < len(static[2]):
-        shape = list(static[2])
-        del shape[static[1]]
-        return apply_along_axis if math.prod(shape) <= MAX_CALLS else None
+    if np_function is np.apply_along_axis and nargs >= 3:
+        shape, axis = static(2), static(1)
+        if isinstance(shape, tuple) and type(axis) is int and -len(shape) <= axis < len(shape):
+            shape = list(shape)
+            del shape[axis]
+            return apply_along_axis if math.prod(shape) <= MAX_CALLS else None
     return None

@@ -71,3 +71,17 @@ def test_other_calls_given_a_python_function_say_so():
     rep = C.explain(tiers, backend="aot_eager")(k)
     assert same(rep.result, tiers(k))
     assert [e.feature for e in rep.fallbacks] == ["numpy.piecewise given a Python function"], rep
+
+
+def _scaled_rows(a):
+    return np.apply_along_axis(lambda r: r * r.sum(), 1, a)
+
+
+def test_a_shape_dynamo_made_dynamic_is_specialized():
+    """After calls with other shapes Dynamo traces sizes symbolically; apply_along_axis needs them to unroll its
+    calls, so it fixes them (a guard) instead of running in NumPy."""
+    for n in (3, 4, 5, 6):
+        a = np.arange(n * 2.0).reshape(n, 2)
+        rep = C.explain(_scaled_rows, backend="aot_eager")(a)
+        assert same(rep.result, _scaled_rows(a))
+    assert not rep.fallbacks, rep
