@@ -13,9 +13,14 @@ graphs of their own.
 body function with a flag the runner acts on; Dynamo itself would recompile the code after such a test once per
 iteration (its resume frame is specialised on the loop counter) and give up after 16, running the rest in NumPy.
 
+A loop over an array's items whose body works on its items and state alone (no indexing, no NumPy names: Kahan
+summation, Horner's rule) is outlined only over a long array, decided when the code runs; over a 1-D array's
+elements with scalar state it runs as written, in NumPy, where a compiled call per element would cost more.
+Loops over literal ranges of a few items and over a dict's entries stay with Dynamo, which unrolls them.
+
 The rewrite is exact or not done: a loop whose meaning could change (loop ``else``, nested scopes, names that may
-be unbound, closures over loop variables...) is left to Dynamo, and a function whose source is unavailable or does
-not compile back to its own bytecode is returned unchanged.
+be unbound other than the loop variable, closures over loop variables...) is left to Dynamo, and a function whose
+source is unavailable or does not compile back to its own bytecode is returned unchanged.
 """
 
 from __future__ import annotations
