@@ -11,6 +11,7 @@ from torch.fx.experimental.proxy_tensor import make_fx
 from npcompile import _compile as C
 from npcompile.inductor._inline_growth import _FLAG, InlineGrowthPass
 
+from ..programs.programs import logistic_growth as _logistic_np
 from .conftest import same
 
 
@@ -40,14 +41,6 @@ def test_a_chain_reading_each_step_three_times_is_stored_every_few_steps():
 ])
 def test_chains_without_growing_repeats_are_left_inlined(fn):
     assert not _marked(fn, torch.rand(30, dtype=torch.float64))
-
-
-def _logistic_np(p, r, steps):
-    traj = [p]
-    for _ in range(steps):
-        p = p + r * p * (1 - p)
-        traj.append(p)
-    return np.stack(traj)
 
 
 @pytest.mark.inductor
