@@ -924,16 +924,28 @@ def _no_function_argument(name, args, kwargs):
 
 
 def _static_value(v):
-    """An array variable's shape, a constant's value, else None.  Sizes and Python numbers that Dynamo made
-    symbolic are specialized (guarded: a call with other ones recompiles); ones read from the data give None."""
+    """What ``_with_callables.traced_through`` may know of an argument when tracing: an array's shape (None where a
+    size is read from the data), a number or constant (one Dynamo made symbolic is specialized: guarded), a
+    list's items so, a Python function as ``ELEMENTWISE`` where its code is, else None."""
+    from torch._dynamo.variables.functions import BaseUserFunctionVariable
+    from torch._dynamo.variables.lists import BaseListVariable
     from torch._dynamo.variables.tensor import SymNodeVariable
-    from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols, guard_int
+    from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
 
+    v = v.realize()
     if isinstance(v, _NumpyNdarrayVariable):
         shape = tuple(v.as_proxy().node.meta["example_value"].shape)
-        return None if free_unbacked_symbols(shape) else tuple(map(guard_int, shape))
+        return None if free_unbacked_symbols(shape) else shape
     if isinstance(v, SymNodeVariable) and not free_unbacked_symbols(v.sym_num):
         return v.evaluate_expr()
+    if isinstance(v, BaseListVariable):
+        return [_static_value(x) for x in v.items]
+    if isinstance(v, BaseUserFunctionVariable):
+        try:
+            code, f_globals = v.get_code(), getattr(v, "f_globals", None) or v.get_globals()
+        except NotImplementedError:
+            return None
+        return _with_callables.ELEMENTWISE if _with_callables.elementwise(code, f_globals) else None
     return v.as_python_constant() if v.is_python_constant() else None
 
 

@@ -61,16 +61,28 @@ def test_many_slices_run_in_numpy():
     assert rep.fallbacks
 
 
-def test_other_calls_given_a_python_function_say_so():
-    """piecewise calls its functions only where a condition selects something (a test on the data): it runs in
-    real NumPy, and explain names it (it said "non-array argument (ndarray subclass...)")."""
-    def tiers(k):
-        return np.piecewise(k, [k < 100, k >= 100], [lambda v: 0.1 * v, lambda v: 10 + 0.15 * (v - 100)]) + 1
+def _tiers(k):
+    return (np.piecewise(k, [k < 100, k >= 100], [lambda v: 0.1 * v, lambda v: 10 + 0.15 * (v - 100)]) + 1,
+            np.piecewise(k, [k < 0, k > 1e9], [lambda v: np.sin(v) ** 2, 7]),  # nothing selected; an "otherwise"
+            np.piecewise(k.astype(np.int64), [k < 300], [lambda v: v / 2, lambda v: -v]))  # cast into int64
 
+
+def _peaks(k):
+    return np.piecewise(k, [k < 100], [lambda v: v.max(), 0])
+
+
+def test_piecewise_with_elementwise_functions_is_traced_through():
+    """piecewise calls a function only where its condition selects something (a test on the data): traced
+    through only when every function is arithmetic on its argument and NumPy ufuncs, which called on nothing
+    change nothing; other functions run with the call in real NumPy, and explain says so (it said "non-array
+    argument (ndarray subclass...)")."""
     k = np.random.default_rng(0).uniform(0, 600, 25)
-    rep = C.explain(tiers, backend="aot_eager")(k)
-    assert same(rep.result, tiers(k))
+    _one_graph(_tiers, k)
+    rep = C.explain(_peaks, backend="aot_eager")(k)
+    assert same(rep.result, _peaks(k))
     assert [e.feature for e in rep.fallbacks] == ["numpy.piecewise given a Python function"], rep
+    with pytest.raises(ValueError):
+        C.compile(lambda k: np.piecewise(k, [k < 1, k < 2], [lambda v: v]), backend="aot_eager")(k)
 
 
 def _scaled_rows(a):
@@ -85,3 +97,15 @@ def test_a_shape_dynamo_made_dynamic_is_specialized():
         rep = C.explain(_scaled_rows, backend="aot_eager")(a)
         assert same(rep.result, _scaled_rows(a))
     assert not rep.fallbacks, rep
+
+
+def test_which_functions_count_as_elementwise():
+    from npcompile.tracing._with_callables import elementwise
+
+    w = np.ones(3)
+    yes = [lambda v: 0.1 * v, lambda v: 10 + 0.15 * (v - 100), lambda v: np.sin(v) ** 2 - np.exp(-v), lambda v: 0,
+           lambda v: -v]
+    no = [lambda v: v.max(), lambda v: v @ v, lambda v: v * w, lambda v: np.float64(v), lambda v: print(v),
+          lambda v, s=2: v * s, lambda v: np.add.reduce(v), lambda v: np.sum(v), lambda v: "a", lambda v: np]
+    assert [elementwise(f.__code__, f.__globals__) for f in yes] == [True] * len(yes)
+    assert [elementwise(f.__code__, f.__globals__) for f in no] == [False] * len(no)
