@@ -63,8 +63,9 @@ def apply_over_axes(func, a, axes):
 def piecewise(x, condlist, funclist):
     """NumPy's ``piecewise`` for conditions shaped as ``x`` and ``elementwise`` functions (see _dynamo_patch)."""
     n, n2 = len(condlist), len(funclist)
+    condlist = [np.asarray(c, dtype=bool) for c in condlist]  # (as NumPy reads them: 1 and 2.5 select)
     if n == n2 - 1:
-        condlist = list(condlist) + [~np.any(np.stack(condlist), axis=0)]
+        condlist.append(~np.any(np.stack(condlist), axis=0))
     elif n != n2:
         raise ValueError(f"with {n} condition(s), either {n} or {n + 1} functions are expected")
     y = np.zeros_like(x)

@@ -64,7 +64,8 @@ def test_many_slices_run_in_numpy():
 def _tiers(k):
     return (np.piecewise(k, [k < 100, k >= 100], [lambda v: 0.1 * v, lambda v: 10 + 0.15 * (v - 100)]) + 1,
             np.piecewise(k, [k < 0, k > 1e9], [lambda v: np.sin(v) ** 2, 7]),  # nothing selected; an "otherwise"
-            np.piecewise(k.astype(np.int64), [k < 300], [lambda v: v / 2, lambda v: -v]))  # cast into int64
+            np.piecewise(k.astype(np.int64), [k < 300], [lambda v: v / 2, lambda v: -v]),  # cast into int64
+            np.piecewise(k, [k.astype(np.int64) % 3, k * 0.5 - 150], [lambda v: -v, 1, 2]))  # nonzero selects
 
 
 def _peaks(k):
