@@ -582,7 +582,10 @@ def _build(fn, tree, plans, compile_body, recorder):
     inserted = 0
     for k, p in enumerate(plans):
         s = p.node
-        unrolled = copy.deepcopy(s) if p.guarded else None  # the loop as it is, for a short iterable
+        # (copied before _Exits rewrites the body's break/continue/return in place) the loop as it is, for a short
+        # iterable, and as a function of the items, the state and the reads, for the runner to run over scalars
+        unrolled = copy.deepcopy(s) if p.guarded else None
+        whole = copy.deepcopy(s) if p.guarded and ast.Return not in p.exits else None
         params = p.state + p.reads
         stmts = list(s.body)
         ret = [_name(n) for n in p.state]
@@ -643,8 +646,7 @@ def _build(fn, tree, plans, compile_body, recorder):
             here.append(ast.If(test=_name(f"{_PREFIX}returned{k}"),
                                body=[ast.Return(value=_name(f"{_PREFIX}value{k}"))], orelse=[]))
         if p.guarded:  # it = <iterable>; if _npc_long(it): <the runner> else: for <target> in it: <body>
-            if ast.Return not in p.exits:  # the loop as written, for the runner to run over scalars in NumPy
-                whole = copy.deepcopy(s)
+            if whole is not None:
                 whole.iter = _name(_PREFIX + "items")
                 defs.append(_def(f"{_PREFIX}whole{k}", [_PREFIX + "items"] + p.state + p.reads,
                                  [whole, ast.Return(value=ast.Tuple(elts=[_name(n) for n in p.state],

@@ -717,6 +717,16 @@ def _positives_until(x, stop):
     return kept, total, v
 
 
+def _positive_sum_to(x, cap):
+    total = 0.0
+    for v in x:
+        if v > 0:
+            total += v
+            if total > cap:  # (not a top-level exit test: the body is not cut there)
+                break
+    return total
+
+
 def test_a_loop_over_scalars_runs_whole_in_numpy():
     """Over an array's elements with scalar state, the loop runs as written, in NumPy, at once (no compiled
     body, no per-iteration dispatch): breaks, continues, appends and the loop variable as in Python."""
@@ -728,6 +738,8 @@ def test_a_loop_over_scalars_runs_whole_in_numpy():
         assert same(got, expected) and [type(v) for v in got[0]] == [type(v) for v in expected[0]]
     assert not any("add" in str(g.graph) for g in rec.graphs)  # the body was never compiled
     assert same(f(x.astype(np.float32), np.float32(1.0)), _positives_until(x.astype(np.float32), np.float32(1.0)))
+    for cap in (3.0, 1e9):  # a nested break: the loop as written (it had the body's rewritten exits: ValueError)
+        assert same(C.compile(_positive_sum_to, backend="eager")(x, cap), _positive_sum_to(x, cap))
 
 
 def _column_stats(cols):
