@@ -534,6 +534,7 @@ class _Compiled:
         # returns is not used, we set the frame callback ourselves per call (see __call__ below).
         ctx(self.entry)
         self.callback = _Callback(ctx.callback, self, list(getattr(ctx, "enter_exit_hooks", ())))
+        self.direct.callback = self.callback  # (set while a direct entry's code after a graph break runs)
         self.lock = threading.Lock()
 
     def run_in_numpy(self, feature: str, first_frame: bool):
@@ -607,7 +608,6 @@ def _make_wrapper(state: _Compiled):
     entry = state.entry
     callback = state.callback
     direct = state.direct  # Dynamo's cached code called without its frame hook, when that is exact
-    direct.callback = callback  # (set while a direct entry's code after a graph break runs)
     fullgraph = state._fullgraph
     fn = state.fn
     torch_dtypes = _TORCH_DTYPES

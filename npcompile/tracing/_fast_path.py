@@ -453,12 +453,12 @@ _FASTER = {"torch": _TORCH_FOR_ARRAYS,
 
 class DirectPath:
     """The direct entries of one entry function ``entry(first, *args, **kwargs)``, and the call that tries
-    them (an entry function of another shape gets no direct entries).  ``callback``: the frame callback of
-    the normal path, set while a hooked entry's code runs."""
+    them (an entry function of another shape gets no direct entries).  ``callback`` (set by the owner): the
+    frame callback of the normal path, set while a hooked entry's code runs."""
 
-    def __init__(self, entry: types.FunctionType, callback=None):
+    def __init__(self, entry: types.FunctionType):
         self.entry = entry
-        self.callback = callback
+        self.callback = None
         code = entry.__code__
         shaped = code.co_argcount == 1 and not code.co_kwonlyargcount and code.co_flags & 0x0C == 0x0C
         self.enabled = shaped and _cache_entries is not None
