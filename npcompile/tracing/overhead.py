@@ -10,8 +10,9 @@ its own copy of ``k3`` (Dynamo caches per code object) and is warmed up first, s
 each result is checked against NumPy.  Batches of the contenders are interleaved and the minimum per-call CPU
 time of this process over the rounds is reported (robust to other load on the machine).
 
-The last row is a compiled Python loop, ``sweep``: ``npcompile.compile`` runs it in Python and calls its body,
-compiled once (``tracing._loops``), per iteration; its time per iteration is that call's overhead.
+Then a compiled Python loop, ``sweep``: ``npcompile.compile`` runs it in Python and calls its body, compiled
+once (``tracing._loops``), per iteration; its time per iteration is that call's overhead.  Last, ``stepped``, a
+function with such a loop, for 0 and 10 iterations: its fixed cost is the calls around the loop's graph break.
 """
 
 from __future__ import annotations
@@ -38,6 +39,13 @@ def sweep(x, b):
     for i in range(1, x.shape[0] - 1):
         x[i] = 0.5 * (x[i - 1] + x[i + 1]) + b[i]
     return x
+
+
+def stepped(x, n):
+    y = x * 2
+    for i in range(n):
+        y = y + x[i]
+    return y + 3
 
 
 _SWEEP_N = 50  # elements: 48 iterations
@@ -88,6 +96,7 @@ def measure(backend: str = "inductor", n: int = 16, rounds: int = 15, calls: int
         for name, (f, xs) in contenders.items():
             best[name] = min(best[name], _batch(f, xs, calls))
     best.update(_measure_loop(backend, rounds, max(1, calls // 50)))
+    best.update(_measure_stepped(backend, rounds, max(1, calls // 2)))
     return best
 
 
@@ -114,12 +123,30 @@ def _measure_loop(backend: str, rounds: int, calls: int) -> dict:
     return best
 
 
+def _measure_stepped(backend: str, rounds: int, calls: int) -> dict:
+    """``stepped`` for n = 0 and 10 (see the module doc), NumPy and compiled: minimum CPU µs per call."""
+    from npcompile._compile import compile as np_compile
+
+    x = np.arange(16.0)
+    compiled = np_compile(stepped, backend=backend)
+    for n in (0, 10, 0, 10):
+        if not np.array_equal(compiled(x, n), stepped(x, n)):
+            raise AssertionError("compiled stepped: result differs from NumPy")
+    rows = {f"{who} (outlined loop, n={n})": (f, n) for n in (0, 10)
+            for who, f in (("numpy", stepped), ("npcompile.compile", compiled))}
+    best = dict.fromkeys(rows, float("inf"))
+    for _ in range(rounds):
+        for name, (f, n) in rows.items():
+            best[name] = min(best[name], _batch(f, (x, n), calls))
+    return best
+
+
 def report(best: dict, backend: str, n: int, rounds: int) -> None:
     print(f"def k3(a, b): return np.sin(a) * b + 1.0   on {n} float64 elements, backend={backend}, warmed up\n"
           f"per-call CPU time, minimum over {rounds} rounds\n")
     print(f"  {'':40s} {'µs/call':>8s} {'vs numpy':>9s}")
     for name, us in best.items():
-        base = best["numpy (loop, per iteration)" if "loop" in name else "numpy"]
+        base = best["numpy " + name[name.index("("):] if "loop" in name else "numpy"]  # (the same loop's)
         print(f"  {name:40s} {us:8.1f} {us / base:8.1f}x")
     r = best["torch.compile (numpy code)"] / best["npcompile.compile"]
     print(f"\n  torch.compile / npcompile.compile on the same NumPy code: {r:.2f}x (>1: npcompile has less overhead)")
