@@ -323,14 +323,19 @@ def arange(start_or_stop=_np._NoValue, /, stop=None, step=1, *, dtype=None, devi
     if any(isinstance(x, complex) for x in nums):
         raise UnsupportedFeature("arange with complex start, stop or step")
     d = _dtypes.to_dtype(dtype) if dtype is not None else _arange_dtype(start, stop, step)
-    start, stop, step = nums
-    n = _arange_length(start, stop, step)
+    start, stop, step = (_typed(x, v) for x, v in zip((start, stop, step), nums))
+    with _np.errstate(all="ignore"):
+        try:
+            n = _arange_length(start, stop, step)
+        except OverflowError:  # a Python bound outside a NumPy integer bound's type: NumPy's message
+            raise ValueError("Maximum allowed size exceeded") from None
     if d.kind == "b" and n > 2:
         raise TypeError("arange() is only supported for booleans when the result has at most length 2.")
     if n == 0:
         return wrap(torch.empty(0, dtype=_dtypes.to_torch(d), device=_device(device)))
     first = _np.array(start, dtype=d)
-    second = _np.array(start + step, dtype=d) if n > 1 else first
+    with _np.errstate(all="ignore"):
+        second = _np.array(start + step, dtype=d) if n > 1 else first
     return wrap(_fill_range(n, first, second, _dtypes.to_torch(d), _device(device)))
 
 
@@ -343,13 +348,23 @@ def _number(x):
     return x
 
 
+def _typed(x, v):
+    """The bound ``x`` (read as the Python number ``v``) as NumPy's arange computes with it: NumPy works out the
+    length, ``(stop - start) / step``, and the second value, ``start + step``, in the bounds' own scalar
+    arithmetic (NEP 50), so a float32 bound keeps float32 there (``arange(float32(0.1), 3)`` steps by
+    ``float32(1.1) - 0.1``, not by 1, and ``arange(float32(2.1), 4, float32(.1))`` has 19 values, not 20)."""
+    if isinstance(x, (ndarray, _np.ndarray, _np.generic)) and type(v) in (bool, int, float):
+        return _np.dtype(x.dtype).type(v)
+    return v
+
+
 def _arange_dtype(*bounds):
     kinds = [b.dtype if isinstance(b, (ndarray, _np.ndarray, _np.generic)) else _np.asarray(b).dtype for b in bounds]
     return _dtypes.to_dtype(_np.result_type(_dtypes.int64, *kinds))
 
 
 def _arange_length(start, stop, step) -> int:
-    q = (stop - start) / step
+    q = float((stop - start) / step)
     if q != q:
         raise ValueError("arange: cannot compute length")
     if not -2.0 ** 63 < q < 2.0 ** 63:

@@ -232,6 +232,26 @@ def test_arange_array_bounds():
         shim.arange(1j)
 
 
+@pytest.mark.parametrize("bounds", [
+    (numpy.float32(0.1), 3), (numpy.float32(0.1), 1, numpy.float32(0.2)), (numpy.float32(2.1), 4, numpy.float32(0.1)),
+    (numpy.float16(0.1), 3), (numpy.float32(0.5), 10, 1.5), (numpy.int8(-100), 100, 50),
+    (numpy.int8(100), 300, 30), (numpy.uint8(5), 1000, 300),
+])
+def test_arange_scalar_bounds(bounds):
+    """NumPy computes the length and the second value in the bounds' own scalar arithmetic (NEP 50): a float32
+    start steps by float32(start + step) - start, float32 bounds can give one value fewer than float64 would,
+    int8 bounds wrap (an empty range) or reject a Python int out of their range (ValueError)."""
+    assert_matches(lambda xp: xp.arange(*bounds))
+    assert_matches(lambda xp: xp.arange(*(xp.asarray(b) if isinstance(b, numpy.generic) else b for b in bounds)))
+
+
+@given(st.sampled_from([numpy.float16, numpy.float32, numpy.int8, numpy.uint8]), st.integers(-20, 60),
+       st.integers(-20, 60), st.integers(-7, 7).filter(bool))
+def test_arange_typed_bounds(t, start, stop, step):
+    assert_matches(lambda xp: xp.arange(t(start / 10 if t in (numpy.float16, numpy.float32) else start),
+                                        stop / 10, t(step / 10 if t in (numpy.float16, numpy.float32) else step)))
+
+
 def _bounds():
     return st.one_of(st.floats(-100, 100), st.integers(-100, 100), st.complex_numbers(max_magnitude=50),
                      arrays(dtypes(REAL + COMPLEX), shapes(max_dims=2, max_side=3), finite=True))
