@@ -714,7 +714,7 @@ def delete(arr, obj, axis=None):
             raise IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
         i %= n
         return wrap(torch.cat([t.narrow(axis, 0, i), t.narrow(axis, i + 1, n - i - 1)], axis))
-    o = as_tensor(obj)
+    o = _index_array(obj)
     if o.dtype == torch.bool:
         if tuple(o.shape) != (n,):
             raise ValueError("boolean array argument obj to delete must be one dimensional and match the axis "
@@ -734,14 +734,23 @@ def _along(arr, axis):
     return t, normalize_axis_index(axis, t.ndim)
 
 
-def _checked_indices(o: torch.Tensor, n: int, axis) -> torch.Tensor:
-    """Integer index array ``o`` (an empty list reads as integers), bounds-checked against ``n`` (data-dependent:
-    NumPy's IndexError needs the values)."""
-    if o.numel() == 0:
+def _index_array(obj) -> torch.Tensor:
+    """``delete``'s or ``insert``'s ``obj`` as a tensor, read as NumPy reads it: an empty sequence as integers,
+    while an empty array keeps its dtype (a float one is refused as an index)."""
+    o = as_tensor(obj)
+    if o.numel() == 0 and not isinstance(obj, (ndarray, _np.ndarray)):
         return o.to(torch.int64)
+    return o
+
+
+def _checked_indices(o: torch.Tensor, n: int, axis) -> torch.Tensor:
+    """Integer index array ``o`` (from ``_index_array``), bounds-checked against ``n`` (data-dependent: NumPy's
+    IndexError needs the values)."""
     if o.dtype == torch.bool or o.is_floating_point() or o.is_complex():
         raise IndexError("arrays used as indices must be of integer (or boolean) type")
     o = o.to(torch.int64)
+    if o.numel() == 0:
+        return o
     bad = ((o < -n) | (o >= n)).nonzero()
     if bad.numel():
         raise IndexError(f"index {int(o.reshape(-1)[bad[0, 0]])} is out of bounds for axis {axis} with size {n}")
@@ -781,13 +790,19 @@ def _insert_indices(obj, n):
     a scalar."""
     if isinstance(obj, slice):
         return list(range(*obj.indices(n))), False
-    o = as_tensor(obj)
+    o = _index_array(obj)
+    if o.dtype == torch.bool:  # NumPy: a 1-D boolean array inserts before its True entries
+        if not isinstance(obj, (ndarray, _np.ndarray)):
+            raise UnsupportedFeature("insert with a boolean obj that is not an array")  # NumPy: AttributeError
+        if o.ndim != 1:
+            raise ValueError("boolean array argument obj to insert must be one dimensional")
+        return o.nonzero().reshape(-1).tolist(), False
     if o.ndim > 1:
         raise ValueError("index array argument obj to insert must be one dimensional or scalar")
-    if o.numel() and (o.is_floating_point() or o.is_complex()):
-        raise TypeError("slice indices must be integers or None or have an __index__ method")
-    if o.dtype == torch.bool:
-        raise UnsupportedFeature("insert with a boolean obj")  # NumPy: an AttributeError or a FutureWarning
+    if o.is_floating_point() or o.is_complex():  # NumPy reads one index as a slice bound, more as an index array
+        if o.numel() == 1:
+            raise TypeError("slice indices must be integers or None or have an __index__ method")
+        raise IndexError("arrays used as indices must be of integer (or boolean) type")
     return [int(i) for i in o.reshape(-1).tolist()], o.ndim == 0
 
 

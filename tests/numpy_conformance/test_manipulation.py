@@ -616,6 +616,19 @@ def test_insert_cases():
         shim.insert([1, 2, 3], [True], 9)
 
 
+@pytest.mark.parametrize("obj", [numpy.array([], float), numpy.array([], complex), numpy.array([], numpy.int8),
+                                 numpy.array([1.0, 2.0]), [1.0, 2.0], [1.0], (),
+                                 numpy.array([True, False, True]), numpy.array([False, True]), numpy.array([], bool),
+                                 numpy.array([[True, False]])])
+def test_insert_delete_index_arrays(obj):
+    """An empty array keeps its dtype (a float one is no index), only an empty sequence reads as integers; a
+    boolean array inserts before its True entries (NumPy 2.4: flatnonzero)."""
+    a = numpy.arange(6).reshape(2, 3)
+    assert_matches(lambda xp: xp.insert(a, obj, 9, axis=1))
+    assert_matches(lambda xp: xp.insert(a, obj, [[7], [8]], axis=1))
+    assert_matches(lambda xp: xp.delete(a, obj, axis=1))
+
+
 @given(arrays(shape=shapes(max_dims=3, max_side=4)), st.sampled_from(["fb", "f", "b", "BF", "x", ""]),
        st.one_of(st.none(), st.integers(-3, 2), st.just((0, -1))))
 def test_trim_zeros(a, trim, axis):
