@@ -594,6 +594,12 @@ def reduceat(uf, array, indices, axis=0, dtype=None, out=None):
     if idx.ndim > 1:
         raise ValueError("setting an array element with a sequence. The requested array would exceed the maximum "
                          "number of dimension of 1.")
+    if idx.ndim == 0:
+        raise ValueError("object of too small depth for desired array")
+    d = _dtypes.from_torch(idx.dtype)
+    if isinstance(indices, (ndarray, _np.ndarray)) and not _np.can_cast(d, _np.intp):
+        # NumPy casts an index array safely (a sequence's values convert as np.array(seq, dtype=intp) would)
+        raise TypeError(f"Cannot cast array data from {d!r} to dtype('int64') according to the rule 'safe'")
     idx = idx.to(torch.int64)
     loop = reduce_loop(uf, _dtypes.from_torch(t.dtype), dtype, "reduceat")
     n = t.shape[ax]

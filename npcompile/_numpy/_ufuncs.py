@@ -327,7 +327,9 @@ class ufunc:
             raise ValueError("outer product only supported for binary functions")
         a, b = as_tensor(A), as_tensor(B)
         a = wrap(a.reshape(a.shape + (1,) * b.ndim))
-        return self(a, B if not isinstance(B, (list, tuple)) else wrap(b), **kwargs)
+        # both operands become arrays first, as in NumPy: a Python number is no weak scalar here
+        # (add.outer(int8 array, 1) is int64, add.outer(uint8 array, -1) no OverflowError)
+        return self(a, B if isinstance(B, ndarray) else wrap(b), **kwargs)
 
     def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_np._NoValue, where=True):
         from ._ufunc_methods import reduce

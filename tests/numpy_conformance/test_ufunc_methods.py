@@ -131,6 +131,20 @@ def test_reduceat_errors():
     assert_matches(lambda xp, a: xp.add.reduceat(a[0], [0]), a)
     assert_matches(lambda xp, a: xp.add.reduceat(a.reshape(2, 4), [0], axis=None), a)
     assert_matches(lambda xp, a: xp.add.reduceat(a, [0, 4], out=xp.zeros(2, int)), a)
+    # an index array is cast safely (a sequence's values convert as in np.array(seq, dtype=intp)); 0-d refused
+    for idx in (numpy.array([0, 4], numpy.uint64), numpy.array([], float), numpy.array([0.0, 4.0]), [0.0, 4],
+                numpy.array([0, 4], numpy.uint32), numpy.array([True, False]), 3, numpy.array(3)):
+        assert_matches(lambda xp, a: xp.add.reduceat(a, idx), a)
+
+
+@pytest.mark.parametrize("name", ["add", "multiply", "less", "maximum"])
+@pytest.mark.parametrize("a, b", [(numpy.array([1, 2], numpy.int8), 1), (numpy.array([1, 2], numpy.uint8), -1),
+                                  (numpy.array([1, 2], numpy.float32), 1.5), (numpy.float32(2), 1.5),
+                                  (numpy.array([1, 2], numpy.float32), 1j), (1, numpy.array([1, 2], numpy.int8))])
+def test_outer_python_scalars(name, a, b):
+    """outer makes both operands arrays before the call: a Python number is no weak scalar there (NEP 50 does
+    not apply: add.outer(int8 array, 1) is int64)."""
+    assert_matches(lambda xp, a: getattr(xp, name).outer(a, b), a)
 
 
 @given(arrays(dtypes(REAL), shapes(min_dims=1, max_dims=2, min_side=1, max_side=5), finite=True), st.data(),
