@@ -981,6 +981,10 @@ def _numpy_var_call_function(self, tx, args, kwargs):
             from torch._dynamo.variables.base import VariableTracker
 
             return tx.inline_user_function_return(VariableTracker.build(tx, through), args, kwargs)
+    if self.value is _np.vectorize and _traced(self.value):
+        made = VectorizeVariable.construct(args, kwargs)
+        if made is not None:
+            return made
     _no_function_argument(getattr(self.value, "__name__", "a NumPy function"), args, kwargs)
     if self.value is _np.polynomial.Polynomial and _traced(self.value):
         return PolynomialVariable.construct(tx, "__init__", args, kwargs)
@@ -1266,6 +1270,125 @@ def _polynomial_variable_type():
 PolynomialVariable = _polynomial_variable_type()
 
 
+def _real_function(v):
+    """The Python function or builtin a Dynamo variable holds (one made in the traced code, without a closure: a
+    function of its code and globals), or None."""
+    from torch._dynamo.variables.functions import BaseUserFunctionVariable
+
+    v = v.realize()
+    if isinstance(v, BaseUserFunctionVariable):
+        try:
+            code, f_globals = v.get_code(), getattr(v, "f_globals", None) or v.get_globals()
+        except NotImplementedError:
+            return None
+        return None if code.co_freevars else types.FunctionType(code, f_globals)
+    return v.as_python_constant() if v.is_python_constant() else None
+
+
+def _otypes(value):
+    """``vectorize``'s ``otypes`` as NumPy checks them (raising its errors), as one string of type chars (NumPy keeps
+    a list of dtypes)."""
+    value = _np.vectorize(abs, otypes=value).otypes
+    return value if value is None or isinstance(value, str) else "".join(o.char for o in value)
+
+
+def _dtype_and_empty(v):
+    """An argument's dtype as NumPy reads it and whether it has no elements, where the trace fixes them, or None."""
+    v = v.realize()
+    if isinstance(v, _NumpyNdarrayVariable):
+        shape = _static_value(v)
+        ev = v.as_proxy().node.meta["example_value"]
+        return None if shape is None else (_shim().ndarray(ev).dtype, 0 in shape)
+    if v.is_python_constant() and type(v.as_python_constant()) in (bool, int, float):
+        try:
+            return _np.asarray(_constant(v)).dtype, False
+        except OverflowError:
+            return None
+    return None
+
+
+def _vectorize_variable_type():
+    from torch._dynamo.exc import unimplemented
+    from torch._dynamo.source import AttrSource
+    from torch._dynamo.variables.base import VariableTracker
+    from torch._dynamo.variables.constant import ConstantVariable
+
+    class VectorizeVariable(VariableTracker):
+        """A ``numpy.vectorize(pyfunc, otypes)`` whose calls may be traced as one call on the whole arrays
+        (``_with_callables.vectorize_plan``): made in the traced code, or found (``@np.vectorize`` on a module
+        function).  A call that may not runs in real NumPy."""
+
+        _nonvar_fields = {"function", "otypes", *VariableTracker._nonvar_fields}
+
+        def __init__(self, pyfunc, function, otypes, **kwargs):
+            super().__init__(**kwargs)
+            self.pyfunc, self.function, self.otypes = pyfunc, function, otypes
+
+        @classmethod
+        def construct(cls, args, kwargs):
+            """``np.vectorize(pyfunc, otypes=...)`` in the traced code, or None (other arguments: real NumPy)."""
+            given = dict(zip(("pyfunc", "otypes"), args))
+            if len(args) > 2 or set(kwargs) - {"pyfunc", "otypes"} or set(kwargs) & set(given):
+                return None
+            given.update(kwargs)
+            if "pyfunc" not in given:
+                return None
+            function = _real_function(given["pyfunc"])
+            try:
+                otypes = _otypes(_constant(given["otypes"])) if "otypes" in given else None
+            except Exception:  # (not a constant, or NumPy's error, raised by NumPy)
+                return None
+            if not _with_callables.vectorizable(function):
+                return None
+            return cls(given["pyfunc"], function, otypes)
+
+        @classmethod
+        def wrap_object(cls, builder, value):
+            """The np.vectorize ``value`` found at ``builder.source``, or None; guarded on what it is traced as."""
+            if not _with_callables.vectorizable(value.pyfunc):
+                return None
+
+            def attribute(name):
+                return _constant(_dy_builder.VariableBuilder(builder.tx, AttrSource(builder.source, name))(
+                    getattr(value, name)))
+
+            try:
+                otypes, excluded, signature, cache = map(attribute, ("otypes", "excluded", "signature", "cache"))
+            except Exception:
+                return None
+            if excluded or signature is not None or cache:
+                return None
+            pyfunc = _dy_builder.VariableBuilder(builder.tx, AttrSource(builder.source, "pyfunc"))(value.pyfunc)
+            return cls(pyfunc, value.pyfunc, _otypes(otypes), source=builder.source)
+
+        def python_type(self):
+            return _np.vectorize
+
+        def call_function(self, tx, args, kwargs):
+            facts = [_dtype_and_empty(a) for a in args]
+            plan = None if kwargs or None in facts else _with_callables.vectorize_plan(
+                self.function, self.otypes, [d for d, _ in facts], any(e for _, e in facts))
+            if plan is None:
+                unimplemented(gb_type="Failed to convert args/kwargs to proxy", context="vectorize", hints=[],
+                              explanation="a Python function passed to numpy.vectorize runs with the call in real "
+                                          "NumPy")
+            func, otype = plan
+            func = self.pyfunc if func is self.function else VariableTracker.build(tx, func)
+            return tx.inline_user_function_return(VariableTracker.build(tx, _with_callables.vectorize_call),
+                                                  [func, ConstantVariable.create(otype), *args], {})
+
+        def reconstruct(self, codegen):
+            codegen.add_push_null(lambda: codegen.load_import_from("numpy", "vectorize"))
+            codegen(self.pyfunc)
+            codegen(ConstantVariable.create(self.otypes))
+            codegen.call_function(2, False)
+
+    return VectorizeVariable
+
+
+VectorizeVariable = _vectorize_variable_type()
+
+
 # --------------------------------------------------------------------------------------------------------------
 # Whole calls in NumPy.  An array taking other data or another layout in place (``a.resize(...)``, ``a.shape =
 # ...``) is a change no graph can give the array it was handed, and Dynamo would drop it silently.  A graph break
@@ -1319,6 +1442,10 @@ def _builder_wrap(self, value):
             type(a) is _np.ndarray and a.dtype.kind in "fc" and a.dtype.itemsize <= 16 and a.dtype.isnative
             for a in (value.coef, value.domain, value.window)) and type(value.symbol) is str:
         return PolynomialVariable.wrap_object(self, value)
+    if type(value) is _np.vectorize and _traced(_np.vectorize) and self.source is not None:
+        vectorized = VectorizeVariable.wrap_object(self, value)
+        if vectorized is not None:
+            return vectorized
     if isinstance(value, _np.generic) and self.source is not None:
         self.tx.output.__dict__.setdefault(_SCALAR_SOURCES, set()).add(self.get_source())
     if type(value) is not _np.ndarray or self.source is None:
