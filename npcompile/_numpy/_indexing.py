@@ -235,6 +235,11 @@ def _positive_slice(s: slice, n):
     if s.step is None:
         return s, False
     step = operator.index(s.step)
+    if type(n) is builtins.int and abs(step) > max(n, 1):
+        # a step past the dim's length selects the same one element as a step of that length; torch's length and
+        # stride arithmetic overflows on huge steps (a[::2**63] was empty, a[::2**62, 0] of a 2-D array raised)
+        step = max(n, 1) if step > 0 else -max(n, 1)
+        s = slice(s.start, s.stop, step)
     if step > 0:
         return s, False
     if step == 0:

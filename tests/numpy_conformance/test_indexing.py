@@ -148,6 +148,21 @@ def test_getitem_examples():
         assert_matches(lambda xp, a: a[_shim_index(index) if xp is shim else index], a)
 
 
+@pytest.mark.parametrize("step", [2**62, 2**63 - 1, 2**63, 2**64, -2**63 + 1, -2**63, -2**64])
+def test_huge_slice_steps(step):
+    """A step beyond any dim's length selects one element (NumPy clamps it to the largest index); torch's length
+    arithmetic overflowed near 2**63 (a[::2**63] was empty, a 2-D a[::2**63, 1] raised RuntimeError)."""
+    a = numpy.arange(12).reshape(4, 3)
+    for index in [slice(None, None, step), slice(1, None, step), (slice(None, None, step), 1)]:
+        assert_matches(lambda xp, a: a[index], a)
+
+    def assign(xp, a):
+        a[1::step] = 7
+        a[::step, 2] += 1
+        return a
+    assert_matches(assign, a)
+
+
 @pytest.mark.parametrize("index,exc", [
     (1.0, IndexError), ([1.0], IndexError), (numpy.array(1.5), IndexError), (slice(1.0, 2), TypeError),
     ((Ellipsis, Ellipsis), IndexError), ((0, 0, 0), IndexError), (5, IndexError), (-6, IndexError),
