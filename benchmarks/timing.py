@@ -39,7 +39,9 @@ def measure(fn, args, repeat=None, target_s=TARGET_S):
 
 def measure_interleaved(fns, args, repeat=None, target_s=TARGET_S):
     """Per-call timing of several warmed-up implementations of the same kernel, sampled in rounds
-    (one sample of each per round) so that load changes on a shared machine hit all of them alike.
+    (one sample of each per round) so that load changes on a shared machine hit all of them alike; the order
+    rotates from round to round, so no implementation always runs right after the same one (after NumPy's
+    temporaries have gone through the caches, say).
 
     One call estimates each cost; calls are batched `number` at a time so a sample lasts at least
     MIN_SAMPLE_S; `repeat` rounds are taken (given, or chosen so the slowest implementation is timed for
@@ -57,8 +59,10 @@ def measure_interleaved(fns, args, repeat=None, target_s=TARGET_S):
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
-        for _ in range(repeat):
-            for key, fn in fns.items():
+        keys = list(fns)
+        for r in range(repeat):
+            for key in keys[r % len(keys):] + keys[:r % len(keys)]:  # each takes each place in turn
+                fn = fns[key]
                 n = number[key][0]
                 if len(fns) > 1:
                     time.sleep(SETTLE_S)
