@@ -170,9 +170,17 @@ def _sum_in(t, axes, acc, mask):
     return reduce_tensor(U.add, t, axes, reduce_loop(U.add, _dtypes.from_torch(t.dtype), acc), mask)
 
 
+def _true_divide(s, n):
+    """``s / n`` as NumPy's true_divide: an integer sum divides in float64 (torch's would be float32)."""
+    if not (s.is_floating_point() or s.is_complex()):
+        s = s.to(torch.float64)
+    return s / n
+
+
 def _divide(s, n, acc):
-    """Sum over count, cast back to the accumulator (NumPy divides with an unsafe cast)."""
-    q = s / n
+    """Sum over count, cast back to the accumulator (NumPy divides with an unsafe cast).  An integer sum (a
+    ``dtype=`` int) divides in float64, as NumPy's true_divide of integers (torch's would be float32)."""
+    q = _true_divide(s, n)
     return q if q.dtype == _dtypes.to_torch(acc) else q.to(_dtypes.to_torch(acc))
 
 
@@ -226,11 +234,11 @@ def _var_tensor(t, axes, mask, acc, ddof, mean_, nan_dof):
     if isinstance(dof, torch.Tensor):
         if not _tracing(dof) and bool((dof <= 0).any()):  # data-dependent warning, eager only
             warnings.warn("Degrees of freedom <= 0 for slice.", RuntimeWarning, stacklevel=4)
-        r = s / torch.clamp(dof, min=0)
+        r = _true_divide(s, torch.clamp(dof, min=0))
     else:
         if dof <= 0:
             warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=4)
-        r = s / builtins.max(dof, 0)
+        r = _true_divide(s, builtins.max(dof, 0))
     if not nan_dof:
         return r
     return torch.where(dof > 0, r, torch.nan) if isinstance(dof, torch.Tensor) else r if dof > 0 else r * torch.nan

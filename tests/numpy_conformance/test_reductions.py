@@ -120,6 +120,22 @@ def test_var_of_huge_integers_differs_by_the_sum_order_only():
             assert abs(float(shim.std(a)) - std) <= 2 * (spacing + eps * std)
 
 
+@pytest.mark.parametrize("dt", ["int32", "int64", "uint16", "uint32", "uint64"])
+def test_mean_var_with_integer_dtype_divide_in_float64(dt):
+    """An integer ``dtype=`` sum is divided as NumPy's true_divide of integers, in float64, then cast back:
+    torch's int / int is float32 (mean(2**40 + [1, 2, 7], dtype=int64) gave 2**40, NumPy 2**40 + 3), and uint16
+    by a where= count raised RuntimeError (torch has no uint16 / int64)."""
+    a = numpy.array([[2**24 + 1, 2**24 + 2, 2**24 + 8], [2**40 + 1, 2**40 + 2, 2**40 + 7]])[:, :, None] + [0, 5]
+    a = a % 2**16 if dt == "uint16" else a % 2**31 if dt in ("int32", "uint32") else a
+    w = numpy.array([True, False])
+    for kw in ({}, {"axis": 1}, {"axis": 1, "where": w}, {"axis": 1, "ddof": 1}, {"where": numpy.zeros(2, bool)}):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            mkw = {k: v for k, v in kw.items() if k != "ddof"}
+            assert_matches(lambda xp, a: xp.mean(a, dtype=dt, **mkw), a)
+            assert_matches(lambda xp, a: xp.var(a, dtype=dt, **kw), a)
+
+
 @given(array_and_axis(FLOAT, finite=True))
 def test_mean_var_where(aa):
     a, axis = aa
