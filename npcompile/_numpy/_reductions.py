@@ -219,15 +219,22 @@ def _ddof(ddof, correction):
     return correction
 
 
+_WIDE_UNSIGNED = (torch.uint16, torch.uint32, torch.uint64)
+
+
 def _var_tensor(t, axes, mask, acc, ddof, mean_, nan_dof):
     """Mean squared deviation over ``axes`` with ``n - ddof`` as divisor (keeps dims, accumulator dtype).
     ``nan_dof`` (nanvar of floats): slices without degrees of freedom give nan rather than x/0 (var), and the
     deviations round to the input's dtype."""
     m = _mean_tensor(t, axes, mask, acc) if mean_ is _NoValue else as_tensor(mean_).to(_dtypes.to_torch(acc))
     xd = _dtypes.to_torch(_dtypes.promote_types(_dtypes.from_torch(t.dtype), acc))  # NumPy's a - mean promotes
-    x = t.to(xd) - m.to(xd)
-    x = x.to(t.dtype) if nan_dof else x  # NumPy's nanvar subtracts into its (NaN-zeroed) copy of the input
-    sq = x.real * x.real + x.imag * x.imag if x.is_complex() else x * x
+    if xd in _WIDE_UNSIGNED:  # (dtype=uint16/32/64): torch has no arithmetic there; the ufuncs wrap as NumPy's
+        x = U.subtract(wrap(t.to(xd)), wrap(m.to(xd))).tensor
+        sq = U.multiply(wrap(x), wrap(x)).tensor
+    else:
+        x = t.to(xd) - m.to(xd)
+        x = x.to(t.dtype) if nan_dof else x  # NumPy's nanvar subtracts into its (NaN-zeroed) copy of the input
+        sq = x.real * x.real + x.imag * x.imag if x.is_complex() else x * x
     sq_acc = _np.dtype(acc.char.lower()) if acc.kind == "c" else acc  # |x|**2 is real: so is its sum
     s = _sum_in(sq, axes, sq_acc, mask)  # in the accumulator, as NumPy (an int8 dtype= wraps; torch.sum widened it)
     dof = _count(t, axes, mask) - ddof

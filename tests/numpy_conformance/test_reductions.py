@@ -136,6 +136,19 @@ def test_mean_var_with_integer_dtype_divide_in_float64(dt):
             assert_matches(lambda xp, a: xp.var(a, dtype=dt, **kw), a)
 
 
+@pytest.mark.parametrize("dt", ["uint16", "uint32", "uint64"])
+def test_var_std_with_wide_unsigned_dtype_wrap(dt):
+    """var/std with dtype=uint16/32/64 subtract the (truncated) mean and square with NumPy's wrapping ufuncs
+    (torch has no such arithmetic: NotImplementedError); std roots an array variance in place (TypeError)."""
+    a = numpy.array([[1, 2, 3], [4, 5, 6]], numpy.uint16)
+    for kw in ({}, {"axis": 0}, {"axis": 1, "ddof": 1}, {"where": numpy.array([True, False, True])}):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            assert_matches(lambda xp, a: xp.var(a, dtype=dt, **kw), a)
+            assert_matches(lambda xp, a: xp.std(a, dtype=dt, **kw), a)
+            assert_matches(lambda xp, a: xp.var(a.astype(dt), **kw), a)
+
+
 @given(array_and_axis(FLOAT, finite=True))
 def test_mean_var_where(aa):
     a, axis = aa
