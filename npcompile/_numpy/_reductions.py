@@ -270,6 +270,8 @@ def _var(a, axis, dtype, out, ddof, keepdims, where, mean_, correction, root, na
         # or dtype=) is an error; a 0-D one is cast back
         o = finish(r.to(_dtypes.to_torch(res)), axes, kd, out, "add")
         return U.sqrt(o, out=o)
+    if root and res.kind in "biu":  # NumPy's 0-D root: sqrt of the variance already cast (NaN's C cast too)
+        r = r.to(_dtypes.to_torch(res)).to(torch.float64)
     r = torch.sqrt(r) if root else r
     return finish(r.to(_dtypes.to_torch(res)), axes, kd, out, "add")
 

@@ -149,6 +149,17 @@ def test_var_std_with_wide_unsigned_dtype_wrap(dt):
             assert_matches(lambda xp, a: xp.var(a.astype(dt), **kw), a)
 
 
+@pytest.mark.parametrize("dt", ["int8", "int64", "uint64", "bool"])
+def test_std_of_integer_dtype_roots_the_cast_variance(dt):
+    """A 0-D std with an integer dtype= is NumPy's sqrt of the variance already cast to it: an empty array's NaN
+    variance casts first (to 2**63 for uint64, whose root NumPy returns), then roots."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for a in (numpy.array([], numpy.int32), numpy.array([1, 5], numpy.int32), numpy.array([[1, 5, 9]])):
+            assert_matches(lambda xp, a: xp.std(a, dtype=dt), a)
+            assert_matches(lambda xp, a: xp.std(a, dtype=dt, ddof=3), a)
+
+
 @given(array_and_axis(FLOAT, finite=True))
 def test_mean_var_where(aa):
     a, axis = aa
