@@ -581,9 +581,12 @@ def _finite(t, nan, posinf, neginf):
     info = torch.finfo(t.dtype)
     def value(v, default):
         return torch.tensor(default if v is None else v, dtype=torch.float64).to(t.dtype)
-    t = torch.where(torch.isnan(t), value(nan, 0.0), t)
-    t = torch.where(t == math.inf, value(posinf, info.max), t)
-    return torch.where(t == -math.inf, value(neginf, info.min), t)
+    # the masks come from the input, as NumPy's: a replacement that overflows the dtype stays infinite
+    # (nan_to_num(float32 NaN, nan=1e300) is inf, not float32's max)
+    isnan, isposinf, isneginf = torch.isnan(t), t == math.inf, t == -math.inf
+    t = torch.where(isnan, value(nan, 0.0), t)
+    t = torch.where(isposinf, value(posinf, info.max), t)
+    return torch.where(isneginf, value(neginf, info.min), t)
 
 
 def real_if_close(a, tol=100):

@@ -255,6 +255,15 @@ def test_nan_to_num(a, copy):
     assert_matches(lambda xp, a: xp.nan_to_num(a, nan=-1.5, posinf=7, neginf=-7.0), a)
 
 
+@pytest.mark.parametrize("dt", ["float16", "float32", "complex64"])
+def test_nan_to_num_replacements_that_overflow(dt):
+    """Which entries are replaced is read from the input: a NaN replacement that overflows to inf in the dtype is
+    not replaced again by posinf's default (nan=1e300 gave float32's max, NumPy inf)."""
+    a = numpy.array([numpy.nan, numpy.inf, -numpy.inf, 1.0], dt)
+    assert_matches(lambda xp, a: xp.nan_to_num(a, nan=1e300), a)
+    assert_matches(lambda xp, a: xp.nan_to_num(a, nan=-1e300, posinf=numpy.nan, neginf=numpy.inf), a)
+
+
 def test_nan_to_num_in_place():
     x = shim.array([numpy.nan, 1.0])
     assert shim.nan_to_num(x, copy=False) is x and x.tolist() == [0.0, 1.0]
