@@ -7,7 +7,7 @@ import warnings
 
 import numpy
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import assume, given, settings, strategies as st
 
 import npcompile._numpy as shim
 from npcompile._errors import UnsupportedFeature
@@ -149,6 +149,10 @@ def test_diagonal_swapaxes_nonzero_methods(a, data):
        st.sampled_from(["raise", "wrap", "clip"]), st.sampled_from([None, 0, -1, 3]))
 def test_take_and_put_methods(a, ind, mode, axis):
     ind = numpy.asarray(ind, dtype=numpy.intp)
+    n = a.size if axis is None else a.shape[axis] if -a.ndim <= axis < a.ndim else None
+    # NumPy 2.4 loops forever on a wrap-mode take of a nonzero index along an empty axis when the result is empty
+    # too (zeros((0, 3, 0)).take([1], axis=0, mode="wrap"): its error check looks at the result's size)
+    assume(not (mode == "wrap" and n == 0 and ind.any()))
     assert_matches(lambda xp, a: a.take(ind, axis=axis, mode=mode), a)
     v = numpy.arange(1, 4).astype(a.dtype)
     assert_matches(lambda xp, a, v: a.put(ind, v, mode=mode), a, v, check_inputs=True)
