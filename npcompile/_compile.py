@@ -56,6 +56,7 @@ from .tracing import _devices
 from .tracing import _dynamo_patch as _patch
 from .tracing import _fast_path
 from .tracing import _lean_graph
+from .tracing import _seeding
 from .tracing import _branches
 
 import torch._dynamo  # noqa: E402
@@ -383,6 +384,10 @@ class _Backend:
             checks = runtime_checks(example_inputs)
             compiled = _numpy_errors(compiled, checks)
             lean = lean and _numpy_errors(lean, checks)
+        devices = _seeding.drawing_devices(gm)
+        if devices is not None:
+            compiled = _seeding.seeded(compiled, devices)
+            lean = lean and _seeding.seeded(lean, devices)
         if lean is not None:
             _lean_graph.attach(compiled, lean)
         return compiled
@@ -438,6 +443,9 @@ class _LogCatcher(logging.Handler):
 _dynamo_cf_log = logging.getLogger("torch._dynamo.convert_frame")
 # Dynamo logs a suppressed InNumpy as a compile failure; it is our request to run the call in NumPy.
 _dynamo_cf_log.addFilter(lambda record: not _patch.in_numpy_pending())
+# The fake run of a shim call that raises NumPy's error (``x + np.ones(4)`` on a (2, 3) array: ValueError) logged a
+# traceback at ERROR level before the error went on to be raised as NumPy raises it: it is the answer, not a fault.
+logging.getLogger("torch._subclasses.fake_tensor").addFilter(lambda record: not _patch.tracing_active())
 
 
 def _dynamo_config_patch(fullgraph: bool):

@@ -414,8 +414,10 @@ class ndarray:
     def __round__(self, ndigits=None):
         """Only scalars round (NumPy arrays have no ``__round__``): to a Python int, or to a scalar of the same
         dtype with ``ndigits``."""
-        if self.tensor.ndim:
-            raise TypeError("type numpy.ndarray doesn't define __round__ method")
+        t = self.tensor
+        if t.ndim or t.dtype == torch.bool or t.is_complex():
+            name = "ndarray" if t.ndim else _dtypes.to_dtype(t.dtype).name
+            raise TypeError(f"type numpy.{name} doesn't define __round__ method")
         if ndigits is None:
             return builtins.round(self.item())
         from ._math import round as _round

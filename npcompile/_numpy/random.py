@@ -10,9 +10,9 @@ NumPy's but not bit-identical: NumPy's Mersenne Twister / PCG64 streams are not 
 Seeding: a ``RandomState(seed)`` or ``default_rng(seed)`` owns a ``torch.Generator`` seeded from ``seed``;
 ``np.random.seed(s)`` gives the legacy module functions such a generator.  Until it is called (or after
 ``seed(None)``) the module functions draw from torch's global generator, so ``torch.manual_seed`` also makes them
-reproducible.  Under ``npcompile.compile`` a ``torch.Generator`` cannot be traced: compiled code always draws
-from torch's global generator (seed it with ``torch.manual_seed`` for reproducible compiled runs).  The exception
-is ``numpy.random.default_rng(seed)`` called inside the compiled function with a constant seed: its draws with
+reproducible.  Under ``npcompile.compile`` a ``torch.Generator`` cannot be traced: compiled code draws from
+torch's global generator, which each call seeds from NumPy's legacy global state (``npcompile.tracing._seeding``),
+so ``numpy.random.seed`` makes compiled runs reproducible.  The exception is ``numpy.random.default_rng(seed)`` called inside the compiled function with a constant seed: its draws with
 constant arguments are constants, drawn by real NumPy at trace time (``npcompile.tracing._dynamo_patch``), so
 they are NumPy's exact stream.
 

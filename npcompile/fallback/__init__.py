@@ -106,10 +106,17 @@ def _np_name(text: str) -> str:
     m2 = re.match(r"<(?:ufunc|function|built-in function|class) '?([\w.]+)'?", s)
     if m2:
         s = m2.group(1)
+    m2 = re.match(r"<cyfunction (\w+) ", s)  # numpy.random's legacy module functions (Cython)
+    if m2:
+        s = "random." + m2.group(1)
     if not s.startswith("numpy"):
         s = "numpy." + s
     return s
 
+
+# numpy.random's functions on NumPy's legacy global state, never traced: a graph would keep no effect of a seed,
+# and compiled draws are seeded from that state (npcompile.tracing._seeding).
+REAL_NUMPY_ONLY = frozenset(("seed", "get_state", "set_state"))
 
 # The reason npcompile.tracing._loops gives the runner of a loop it outlined (a deliberate graph break).
 OUTLINED_LOOP = "npcompile outlined this loop"
@@ -136,6 +143,9 @@ def classify(text: str) -> tuple[str, str, str]:
         return "fallback", "numpy call", "a NumPy call could not be traced"
     if "unsupported by PyTorch" in t or "Can't find numpy" in t:
         name = _np_name(t)
+        if name.removeprefix("numpy.random.") in REAL_NUMPY_ONLY:
+            return "fallback", name, (f"{name} runs in real NumPy: NumPy's global random state, which seeds "
+                                      "the compiled draws")
         return "fallback", name, f"{name} is not implemented in npcompile's NumPy"
     if "failed to convert numpy.ndarray to Tensor" in t or "convert numpy.ndarray" in t:
         m = re.search(r"dtype=['\"]?([\w<>\[\]|]+)", t)

@@ -70,6 +70,7 @@ import torch._dynamo.variables.torch_function as _dy_tf  # noqa: E402
 
 from torch._dynamo.bytecode_transformation import create_call_function as _create_call_function  # noqa: E402
 
+from ..fallback import REAL_NUMPY_ONLY  # noqa: E402
 from . import _fast_path, _lean_graph, _with_callables  # noqa: E402
 
 
@@ -566,7 +567,7 @@ def _np_to_shim_map(_version: int = 0) -> dict:
             if name.startswith("_") or not callable(ours) or isinstance(ours, types.ModuleType):
                 continue
             theirs = getattr(np_mod, name, None)
-            if theirs is None or not callable(theirs):
+            if theirs is None or not callable(theirs) or np_mod is _np.random and name in REAL_NUMPY_ONLY:
                 continue
             try:
                 if theirs in _disallowed:
@@ -833,7 +834,25 @@ def _ndarray_var_call_method(self, tx, name, args, kwargs):
         _in_numpy(f"ndarray.{name}")
     if name not in _NDARRAY_LOCAL_METHODS:
         _break_in_try(tx, f"ndarray.{name}")
+    if name == "__round__" and not kwargs and (not args or args[0].is_python_constant()
+                                               and args[0].as_python_constant() is None):
+        return _round_to_int(self, tx)
     return _ORIG_NDARRAY_CALL_METHOD(self, tx, name, args, kwargs)
+
+
+def _round_to_int(a, tx):
+    """``round(x)`` of a NumPy scalar: a Python int.  The shim's ``__round__`` computes it inside its graph node,
+    where an int made from the data cannot leave the node (Dynamo failed the frame); so the node rounds, half to
+    even as Python does (``np.rint``; integers as they are), and ``int()`` converts, as ``int(x)`` does."""
+    from torch._dynamo.variables.builtin import BuiltinVariable
+
+    value = a.as_proxy().node.meta["example_value"]
+    dtype = value.dtype
+    if value.ndim or ARRAY0D in value.__dict__ or dtype.is_complex or dtype == torch.bool:  # (NumPy's TypeError)
+        return _ORIG_NDARRAY_CALL_METHOD(a, tx, "__round__", [], {})
+    if dtype.is_floating_point:
+        a = _NumpyVariable(_np.rint).call_function(tx, [a], {})
+    return BuiltinVariable(int).call_function(tx, [a], {})
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -1613,6 +1632,27 @@ def _tx_inline_user_function_return(self, fn, args, kwargs, allow_nested_graph_b
     return _ORIG_TX_INLINE(self, fn, args, kwargs, allow_nested_graph_breaks)
 
 
+# Python's number protocol on arrays (torch 2.13's ``object_protocol``): ``abs(a)``, and the products and sums of
+# its polyfills (``math.prod(a)``), reach TensorVariable's ``nb_*_impl``, which record torch's operator and give a
+# torch tensor: ``abs(x[0])`` returned a torch.Tensor from a compiled function.  On arrays each goes through the
+# builtin operator instead, the NumPy operator path (``ShimOperatorCall``).
+_NUMBER_PROTOCOL = {"negative": operator.neg, "positive": operator.pos, "absolute": operator.abs,
+                    "add": operator.add, "subtract": operator.sub, "multiply": operator.mul,
+                    "true_divide": operator.truediv, "floor_divide": operator.floordiv, "remainder": operator.mod,
+                    "lshift": operator.lshift, "rshift": operator.rshift, "and": operator.and_, "or": operator.or_,
+                    "xor": operator.xor}
+
+
+def _number_protocol(op):
+    def impl(self, tx, *other, reverse=False):
+        from torch._dynamo.variables.builtin import BuiltinVariable
+
+        operands = [self, *other] if not reverse else [*other, self]
+        return BuiltinVariable(op).call_function(tx, operands, {})
+
+    return impl
+
+
 def _patch_table():
     """(object, attribute, replacement) for every swap.  Each comment says what it replaces and why."""
     shim = _shim()
@@ -1679,6 +1719,9 @@ def _patch_table():
         # keys sort by the keys instead of a graph break (_list_call_method).
         (_dy_lists.ListVariable, "call_method", _list_call_method),
     ]
+    # TensorVariable.nb_<op>_impl on NumpyNdarrayVariable (torch 2.13): the NumPy operator (_NUMBER_PROTOCOL).
+    table += [(_NumpyNdarrayVariable, f"nb_{name}_impl", _number_protocol(op)) for name, op in _NUMBER_PROTOCOL.items()
+              if hasattr(_dy_tensor.TensorVariable, f"nb_{name}_impl")]
     if _ORIG_GUARD_FROM_NUMPY is not None:
         # guards.from_numpy: the guards built for our compiles convert an array they check faster (looked up when
         # a guard is built, so plain torch.compile's guards keep Dynamo's).

@@ -489,3 +489,21 @@ def test_code_written_against_the_shim_traces_like_numpy_code():
     assert type(got) is np.float64
     assert np.isclose(got, np.add.reduce(p) + np.linalg.norm(a.T @ p) + np.max(a, axis=0).sum())
     assert len(rec.graphs) == 1
+
+
+def test_numpy_error_while_tracing_logs_no_traceback():
+    """The fake run of a call that raises NumPy's error is not reported as a failure on the log."""
+    import logging
+
+    C.compile(lambda x: x + 1, backend="aot_eager")(np.ones(2))  # (torch sets its loggers up on a first compile)
+    records = []
+    handler = logging.Handler()
+    handler.emit = records.append
+    log = logging.getLogger("torch._subclasses.fake_tensor")
+    log.addHandler(handler)
+    try:
+        with pytest.raises(ValueError, match="could not be broadcast"):
+            C.compile(lambda x: x + np.ones(4), backend="aot_eager")(np.ones((2, 3)))
+    finally:
+        log.removeHandler(handler)
+    assert not records

@@ -6,7 +6,7 @@ import pytest
 
 from npcompile import _compile as C
 
-from .conftest import same
+from .conftest import RecordingBackend, same
 
 
 def _int_accumulator_takes_a_float(a):
@@ -57,3 +57,46 @@ def test_inplace_operators_on_scalars_and_0d_arrays_match_numpy(fn, make, backen
     got = C.compile(fn, backend=backend)(*got_args)
     assert same(got, want), (got, want)
     assert same(got_args, want_args)
+
+
+def _builtin_abs(a):
+    s = 0.0
+    for v in a[:3]:
+        s += abs(v)
+    return abs(a[0]), abs(a), abs(a[1:3].sum()) + 1.0, s, abs(np.int8(-5) * a.astype(np.int8)[:2])
+
+
+@pytest.mark.parametrize("backend", ["eager", "aot_eager"])
+def test_builtin_abs_gives_numpy_values(backend):
+    """``abs(a)`` goes through Python's number protocol (torch 2.13's object_protocol), not the operator path."""
+    a = np.array([-1.5, 2.0, -3.25, 4.0])
+    want = _builtin_abs(a.copy())
+    got = C.compile(_builtin_abs, backend=backend)(a.copy())
+    assert same(got, want), (got, want)
+
+
+def _rounded(a):
+    i = a.astype(np.int64)
+    return round(a[0]), round(a[1]), round(np.floor(a[2] * 3)) + 1, round(i[3] + 2**60), np.zeros(round(a[0])), \
+        round(a[2], 1)
+
+
+def test_builtin_round_of_a_scalar_is_one_graph():
+    """``round(x)`` of a NumPy scalar is a Python int, half to even, computed in the graph."""
+    a = np.array([2.5, -0.5, 1.7, 3.0])
+    want = _rounded(a)
+    rec = RecordingBackend()
+    got = C.compile(_rounded, backend=rec)(a)
+    assert same(got, want), (got, want)
+    assert len(rec.graphs) == 1
+
+
+@pytest.mark.parametrize("value", [np.array([np.nan]), np.array([np.inf]), np.array([True]), np.array([1 + 2j])],
+                         ids=["nan", "inf", "bool", "complex"])
+def test_builtin_round_errors_are_numpys(value):
+    with pytest.raises(Exception) as want:
+        round(value[0])
+    with pytest.raises(want.type):
+        C.compile(lambda v: round(v[0]), backend="aot_eager")(value)
+    with pytest.raises(TypeError):
+        C.compile(lambda v: round(v), backend="aot_eager")(value)
