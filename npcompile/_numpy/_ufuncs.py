@@ -93,6 +93,9 @@ class ufunc:
                         self._np, tuple(d if isinstance(d, _np.dtype) else _np.dtype(d) for d in np_key)
                     ) from None
                 raise
+            if r[0] == object and self.__name__ in _COMPARISONS and np_key[:2] == (builtins.int, builtins.int):
+                # two Python ints compare in NumPy's object loop, exactly (_constant_comparison does that)
+                r = (_dtypes.int64, _dtypes.int64) + r[2:]
             for d in r:
                 if d not in _dtypes._NP_TO_TORCH:
                     raise UnsupportedFeature(f"ufunc {self.__name__} with dtype {d!r}")
@@ -264,14 +267,15 @@ class ufunc:
         the int64 loop, where such an int raises OverflowError)."""
         if self.__name__ not in _COMPARISONS or loop[0].kind not in "iu" or loop[1].kind not in "iu":
             return None
+        if type(ops[0]) is builtins.int and type(ops[1]) is builtins.int:  # NumPy's object loop: exact
+            return torch.tensor(_py_compare(self.__name__, *ops))
         for i, v in enumerate(ops):
             other = ops[1 - i]
             if type(v) is builtins.int and not _fits(v, loop[i]) and type(other) is not builtins.bool and not (
                     isinstance(other, torch.Tensor) and other.dtype == torch.bool):
                 inf = math.inf if v > 0 else -math.inf
                 x, y = (inf, 0) if i == 0 else (0, inf)
-                value = {"equal": x == y, "not_equal": x != y, "less": x < y, "less_equal": x <= y,
-                         "greater": x > y, "greater_equal": x >= y}[self.__name__]
+                value = _py_compare(self.__name__, x, y)
                 shape = other.shape if isinstance(other, torch.Tensor) else ()
                 device = other.device if isinstance(other, torch.Tensor) else None
                 return torch.full(shape, value, dtype=torch.bool, device=device)
@@ -397,6 +401,11 @@ def _normalize_out(out, nout):
         if o is not None and not isinstance(o, ndarray):
             raise TypeError("return arrays must be of ArrayType")
     return out
+
+
+def _py_compare(name, x, y):
+    return {"equal": x == y, "not_equal": x != y, "less": x < y, "less_equal": x <= y, "greater": x > y,
+            "greater_equal": x >= y}[name]
 
 
 def _fits(v, d):

@@ -180,6 +180,16 @@ def test_python_scalar_operands(name):
     _sweep(name, combos)
 
 
+@pytest.mark.parametrize("name", ["equal", "not_equal", "less", "less_equal", "greater", "greater_equal"])
+def test_comparison_of_two_python_ints(name):
+    """NumPy compares two Python ints in its object loop, exactly, whatever their size (the shim refused the
+    object loop with UnsupportedFeature, which test_python_scalar_operands lets pass)."""
+    for x, y in itertools.product([3, -129, 2**63, 2**64 - 1, -(2**63) - 1, 2**70], repeat=2):
+        assert_matches(lambda xp: getattr(xp, name)(x, y))
+    assert_matches(lambda xp: getattr(xp, name)(1, 2, out=xp.ones((), bool), where=False))
+    assert_matches(lambda xp: getattr(xp, name)(1, 2, out=xp.zeros((), numpy.int8)))
+
+
 @pytest.mark.parametrize("name", [n for n in ELEMENTWISE if getattr(numpy, n).nin == 1])
 def test_python_scalar_unary(name):
     """A lone Python scalar converts as ``numpy.asarray`` does (2**63 is uint64); ints beyond uint64 would be
