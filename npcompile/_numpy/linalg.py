@@ -24,6 +24,7 @@ from numpy.linalg._linalg import EighResult, EigResult, QRResult, SlogdetResult,
 from .._errors import LINALG_TAG, UnsupportedFeature
 from ._trace import is_tracing as _tracing
 from . import _dtypes
+from . import _small_linalg as _small
 from . import _ufuncs as U
 from ._ndarray import ndarray, view_of, wrap
 from ._normalize import ArrayLike, as_tensor, normalize_axis_index, normalize_axis_tuple, normalizer
@@ -118,8 +119,12 @@ def solve(a: ArrayLike, b: ArrayLike):
         raise ValueError(f"solve{'1' if vector else ''}: Input operand 1 has a mismatch in its core dimension 0, "
                          f"with gufunc signature {sig} (size {b.shape[-2]} is different from {a.shape[-1]})")
     batch = _broadcast_batch(a, b)
-    x, info = torch.linalg.solve_ex(a.expand(batch + a.shape[-2:]), b.expand(batch + b.shape[-2:]))
-    _fail_if(info != 0, "Singular matrix")
+    if _small.applies(a, b.shape[-1]):
+        x, singular = _small.solve(a, b)
+    else:
+        x, info = torch.linalg.solve_ex(a.expand(batch + a.shape[-2:]), b.expand(batch + b.shape[-2:]))
+        singular = info != 0
+    _fail_if(singular, "Singular matrix")
     return (x[..., 0] if vector else x).to(rt)
 
 
@@ -166,8 +171,12 @@ def lstsq(a: ArrayLike, b: ArrayLike, rcond=None):
 def inv(a: ArrayLike):
     _stacked_square(a)
     (a,), rt = _prepare(a)
-    r, info = torch.linalg.inv_ex(a)
-    _fail_if(info != 0, "Singular matrix")
+    if _small.applies(a):
+        r, singular = _small.inv(a)
+    else:
+        r, info = torch.linalg.inv_ex(a)
+        singular = info != 0
+    _fail_if(singular, "Singular matrix")
     return r.to(rt)
 
 
@@ -194,7 +203,7 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_NoValue):
 def det(a: ArrayLike):
     _stacked_square(a)
     (a,), rt = _prepare(a)
-    return torch.linalg.det(a).to(rt)
+    return (_small.det(a) if _small.applies(a) else torch.linalg.det(a)).to(rt)
 
 
 @normalizer
@@ -204,6 +213,8 @@ def slogdet(a: ArrayLike):
     (a,), rt = _prepare(a)
     if a.is_complex():
         sign, logabsdet = torch.linalg.slogdet(a)
+    elif _small.applies(a):
+        sign, logabsdet = _small.slogdet(a)
     else:  # NumPy's sign: the LU pivots' signs, a NaN one counting as +1 (torch's sign of NaN is 0), and the rows'
         lu, piv = torch.linalg.lu_factor_ex(a)[:2]  # permutation's parity
         d = lu.diagonal(dim1=-2, dim2=-1)
