@@ -212,7 +212,11 @@ class ufunc:
                 key.append(t.dtype)
         key = tuple(key)
         out_dtypes = (None,) * self.nout if outs is None else tuple(None if o is None else o.dtype for o in outs)
-        loop = self._resolve(key, dtype, casting, out_dtypes)
+        try:
+            loop = self._resolve(key, dtype, casting, out_dtypes)
+        except TypeError:
+            self._check_python_ints(ops, key, dtype, out_dtypes)
+            raise
         kernel, scalar_ok = self._loop_kernel(loop)
 
         res = self._constant_comparison(ops, loop)
@@ -220,7 +224,7 @@ class ufunc:
             device = next((o.device for o in ops if isinstance(o, torch.Tensor)), None)
             cast = []
             for i, op in enumerate(ops):
-                want = _operand_dtype(kernel, _dtypes.to_torch(loop[i]), key[i])
+                want = _operand_dtype(kernel, _dtypes.to_torch(loop[i]), key[i], key)
                 if isinstance(op, torch.Tensor):
                     cast.append(op if op.dtype == want else op.to(want))
                     continue
@@ -241,6 +245,19 @@ class ufunc:
         if self.nout == 1:
             return copy_to_out(res, outs[0], "unsafe", self)
         return tuple(wrap(r) if o is None else copy_to_out(r, o, "unsafe", self) for r, o in zip(res, outs))
+
+    def _check_python_ints(self, ops, key, dtype, out_dtypes):
+        """Before a casting error, NumPy converts the Python ints to the loop's dtype: one out of its range
+        raises OverflowError first (add(float array, 300, dtype=uint8))."""
+        if builtins.int not in key:
+            return
+        try:
+            loop = self._resolve(key, dtype, "unsafe", out_dtypes)
+        except (TypeError, UnsupportedFeature):
+            return
+        for op, d in zip(ops, loop):
+            if type(op) is builtins.int and d.kind in "iu":
+                _weak_scalar(op, d)
 
     def _masked(self, res, where, outs):
         """where=: outputs keep their old values where the mask is False (zeros without out=, where NumPy leaves
@@ -308,7 +325,7 @@ class ufunc:
                 bounds = (-(2**53), 2**53)  # converts exactly to float64, then rounds once like NumPy's
             elif key[i] is not _PY_TYPE[kind]:
                 return  # the scalar needs converting (e.g. a float in a complex loop)
-        wants = [_operand_dtype(kernel, _dtypes.to_torch(loop[i]), k) for i, k in enumerate(key)]
+        wants = [_operand_dtype(kernel, _dtypes.to_torch(loop[i]), k, key) for i, k in enumerate(key)]
         casts = tuple((i, w) for i, (k, w) in enumerate(zip(key, wants)) if isinstance(k, torch.dtype) and k != w)
         self._plans[key if len(key) > 1 else key[0]] = (casts, _dtypes.to_torch(loop[-1]), kernel, bounds)
 
@@ -551,15 +568,19 @@ def _np_multiply(a, b):
     return r if type(r) is _np.ndarray else _np.asarray(r)  # 0-D operands give a NumPy scalar
 
 
-def _operand_dtype(kernel, want, key):
+def _operand_dtype(kernel, want, key, keys):
     """The dtype an operand (of key ``key``: its torch dtype, or its Python type) enters ``kernel`` in: the
     loop's, except that a kernel in ``_REAL_OK`` takes a real operand of a complex loop as real (cast to the
     loop's part dtype): NumPy's cast would add a +0 imaginary part, which such a kernel knows and skips (half
-    the products, no fused-sum emulation)."""
-    if kernel in _REAL_OK and want.is_complex and key is not builtins.complex and not (
-            isinstance(key, torch.dtype) and key.is_complex):
+    the products, no fused-sum emulation).  That needs a complex operand among ``keys``: real operands forced
+    into a complex loop (``dtype=complex``) multiply as NumPy's complex numbers (-inf * 2 is -inf+nanj)."""
+    if kernel in _REAL_OK and want.is_complex and not _is_complex_key(key) and any(map(_is_complex_key, keys)):
         return want.to_real()
     return want
+
+
+def _is_complex_key(key):
+    return key is builtins.complex or isinstance(key, torch.dtype) and key.is_complex
 
 
 def _complex_multiply(a, b):

@@ -180,6 +180,30 @@ def test_python_scalar_operands(name):
     _sweep(name, combos)
 
 
+def test_python_int_overflow_comes_before_a_casting_error():
+    """NumPy converts a Python int to the loop's dtype before it checks the other casts: with dtype= an
+    out-of-range int raises OverflowError even where an operand cannot be cast (TypeError otherwise)."""
+    f, i8 = numpy.array([1.5, 2.0]), numpy.array([1, 2], numpy.int8)
+    for call in (lambda xp, a, b: xp.add(a, 300, dtype=numpy.uint8), lambda xp, a, b: xp.bitwise_or(300, b, dtype="u1"),
+                 lambda xp, a, b: xp.fmin(-1, b, dtype=numpy.uint32), lambda xp, a, b: xp.add(a, 3, dtype=numpy.uint8),
+                 lambda xp, a, b: xp.remainder(1j, 2**63, dtype=numpy.int64), lambda xp, a, b: xp.add(b, 3, dtype="u1")):
+        assert_matches(call, f, i8)
+
+
+@pytest.mark.parametrize("name", ["multiply", "divide"])
+@pytest.mark.parametrize("dt", ["complex64", "complex128"])
+def test_real_operands_in_a_complex_loop(name, dt):
+    """Real operands forced into a complex loop (dtype=) compute as NumPy's complex numbers with +0 imaginary
+    parts (-inf * 2 is -inf+nanj); only a real operand next to a complex one takes the real shortcut."""
+    a = numpy.array([-numpy.inf, numpy.inf, 0.0, -0.0, 1.5, numpy.nan, 2.0])
+    b = numpy.array([2.0, 0.0, numpy.inf, -1.0, 0.0, 1.0, -0.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert_matches(lambda xp, a, b: getattr(xp, name)(a, b, dtype=dt), a, b)
+        assert_matches(lambda xp, a: getattr(xp, name)(a, 2, dtype=dt), a)
+        assert_matches(lambda xp, a: getattr(xp, name)(a, numpy.float32(0), dtype=dt), a)
+
+
 @pytest.mark.parametrize("name", ["equal", "not_equal", "less", "less_equal", "greater", "greater_equal"])
 def test_comparison_of_two_python_ints(name):
     """NumPy compares two Python ints in its object loop, exactly, whatever their size (the shim refused the
