@@ -35,7 +35,7 @@ import torch
 from .._errors import UnsupportedFeature
 from ._trace import is_tracing as _tracing
 from . import _dtypes, _unsupported
-from ._ndarray import ndarray, wrap
+from ._ndarray import is_array0d, ndarray, wrap
 from ._sorting import first_true
 from ._normalize import as_tensor, check_out, normalize_axis_index
 
@@ -580,7 +580,11 @@ class _Sampler:
     def _choice(self, a, size, replace, p, axis, legacy):
         pop = as_tensor(a)
         if pop.ndim == 0:
-            n = operator.index(a)
+            try:
+                n = operator.index(a)
+            except TypeError:  # NumPy: a float (or other) scalar is neither a population nor a size
+                raise ValueError("a must be 1-dimensional or an integer" if legacy else
+                                 f"a must be a sequence or an integer, not {type(a)}") from None
             pop = None
         else:
             if legacy and pop.ndim != 1:
@@ -639,11 +643,13 @@ class _Sampler:
         return draws[first.sort().values[:count]]
 
     def _permutation(self, x, axis):
-        if isinstance(x, (builtins.int, _np.integer)) or (isinstance(x, ndarray) and x.ndim == 0
+        if isinstance(x, (builtins.int, _np.integer)) or (isinstance(x, ndarray) and x.ndim == 0 and not is_array0d(x)
                                                           and x.dtype.kind in "iu"):  # a NumPy integer scalar
             return wrap(torch.randperm(operator.index(x), generator=self._g(), device=self._device))
         t = as_tensor(x)
-        if t.ndim == 0:
+        if t.ndim == 0:  # (a 0-D array is no integer to NumPy: Generator's axis check refuses it)
+            if isinstance(self, Generator):
+                raise _np.exceptions.AxisError(axis, 0)
             raise IndexError("x must be an integer or at least 1-dimensional")
         axis = normalize_axis_index(axis, t.ndim)
         perm = torch.randperm(t.shape[axis], generator=self._g(), device=t.device)

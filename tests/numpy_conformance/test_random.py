@@ -429,6 +429,26 @@ def test_bad_arguments_legacy(i, pair):
         assert_like(BAD_LEGACY[i], pair)
 
 
+@pytest.mark.parametrize("make", [lambda m: m.random.default_rng(0), lambda m: m.random.RandomState(0),
+                                  lambda m: m.random], ids=["Generator", "RandomState", "module"])
+@pytest.mark.parametrize("call", [lambda m, r: r.permutation(m.array(5)), lambda m, r: r.permutation(m.int8(5)),
+                                  lambda m, r: r.permutation(m.array(5.0)), lambda m, r: r.choice(5.5),
+                                  lambda m, r: r.choice(m.float64(5)), lambda m, r: r.choice(m.array(5)),
+                                  lambda m, r: r.choice(m.array(5.5))])
+def test_zero_d_arrays_and_float_scalars_as_population(make, call):
+    """A 0-D array is no integer to permutation (NumPy: IndexError, Generator's AxisError), while a NumPy integer
+    scalar is; a float is neither a population nor a size to choice (ValueError, not TypeError)."""
+    try:
+        expected = call(numpy, make(numpy))
+    except Exception as e:
+        with pytest.raises(type(e)):
+            call(shim, make(shim))
+        return
+    got = call(shim, make(shim))
+    assert numpy.asarray(got).shape == numpy.asarray(expected).shape
+    assert numpy.asarray(got).dtype == numpy.asarray(expected).dtype
+
+
 BAD_GENERATOR = [
     lambda g: g.random(dtype=numpy.int32), lambda g: g.standard_normal(dtype=numpy.float16),
     lambda g: g.integers(1, 0, endpoint=True), lambda g: g.integers(1, 1), lambda g: g.integers(0, 2, dtype=bool),
