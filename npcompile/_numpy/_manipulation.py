@@ -238,6 +238,8 @@ def squeeze(a, axis=None):
     s = a.shape
     if axis is None:
         dims = tuple(i for i, n in enumerate(s) if n == 1)
+    elif a.ndim == 0 and not isinstance(axis, (tuple, list)) and operator.index(axis) in (0, -1):
+        dims = ()  # NumPy lets a 0-D array name one axis 0 (or -1), not a tuple of it: nothing to squeeze
     else:
         dims = normalize_axis_tuple(axis, a.ndim)
         if any(s[i] != 1 for i in dims):

@@ -181,6 +181,14 @@ def test_expand_dims_squeeze(data, a):
         check_views(lambda xp, b: xp.squeeze(b, sq), b)
 
 
+@pytest.mark.parametrize("axis", [0, -1, 1, -2, (0,), (), (0, -1), numpy.int8(0)])
+def test_squeeze_zero_d(axis):
+    """NumPy lets a 0-D array name one axis 0 or -1 to squeeze (nothing to remove); a tuple of it is an error."""
+    a = numpy.array(5.0)
+    assert_matches(lambda xp, a: xp.squeeze(a, axis), a)
+    assert_matches(lambda xp, a: a.squeeze(axis), a)
+
+
 @pytest.mark.parametrize("shape", [(3,), (1, 3), (3, 1, 1), (1, 1), (1,), (), (0, 1), (2, 3)])
 def test_expand_dims_squeeze_direct(shape, monkeypatch):
     """expand_dims with one int axis and squeeze with no axis (torch's unsqueeze/squeeze directly) against NumPy:
