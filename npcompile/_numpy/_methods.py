@@ -70,6 +70,8 @@ _POW_SHORTCUTS = {(int, -1): U.reciprocal, (int, 2): U.square, (float, 0.5): U.s
 
 
 def _pow_shortcut(self, other):
+    if self.tensor.ndim == 0 and not is_array0d(self):
+        return None  # a NumPy scalar's ** is its scalar power, no shortcut (float64(-inf)**0.5 is inf, not nan)
     if type(other) in (int, float) and self.dtype.kind in "fc":
         return _POW_SHORTCUTS.get((type(other), other))
     if type(other) is int and other == 2 and self.dtype.kind == "b":
@@ -79,7 +81,14 @@ def _pow_shortcut(self, other):
 
 def _pow(self, other):
     uf = _pow_shortcut(self, other)
-    return uf(self) if uf is not None else _plain_pow(self, other)
+    if uf is not None:
+        return uf(self)
+    if type(other) is float and other == 0.5 and self.tensor.ndim == 0 and not is_array0d(self) and \
+            self.tensor.dtype in (torch.float32, torch.float64):
+        # a NumPy scalar's power is C pow(), not the loops' sqrt for a Python 0.5: pow(-inf, 0.5) is inf and
+        # pow(-0.0, 0.5) 0.0 (the exponent as a 0-D array of the scalar's dtype takes the pow path)
+        other = wrap(torch.tensor(other, dtype=self.tensor.dtype, device=self.tensor.device))
+    return _plain_pow(self, other)
 
 
 def _ipow(self, other):

@@ -610,6 +610,40 @@ def test_power_operator_shortcuts(dt, exponent):
         assert (numpy.signbit(g.real) == numpy.signbit(e.real))[finite | numpy.isinf(e.real)].all()
 
 
+@pytest.mark.parametrize("dt", ["f2", "f4", "f8", "c8", "c16", "?"])
+@pytest.mark.parametrize("exponent", [0.5, -1, 2, 2.0])
+def test_power_operator_on_scalars_takes_no_shortcut(dt, exponent):
+    """A NumPy scalar's ``**`` is its scalar power (C pow), not the array operator's shortcuts: float64(-inf)
+    ** 0.5 is inf (array: nan), float64(-0.0) ** 0.5 is 0.0, True ** 2 is int64 (array: int8); 0-D arrays
+    keep the shortcuts."""
+    x = numpy.array([-0.0, 0.0, -numpy.inf, numpy.inf, numpy.nan, -2.5, 3.0, {"f2": 300, "f4": 1e30, "c8": 1e30}.get(dt, 1e200)], dt) \
+        if dt != "?" else numpy.array([True, False])
+    for i, v in enumerate(x):
+        with numpy.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            if dt == "?" and exponent == -1:
+                for base in (v, numpy.array(v)):
+                    with pytest.raises(ValueError):
+                        base ** exponent
+                for base in (shim.asarray(x)[i], shim.array(v)):
+                    with pytest.raises(ValueError):
+                        base ** exponent
+                continue
+            e = v ** exponent
+            arr = numpy.array(v) ** exponent
+            g, garr = shim.asarray(x)[i] ** exponent, shim.array(v) ** exponent
+        for want, got in ((e, g), (arr, garr)):
+            got = numpy.asarray(got)
+            assert got.dtype == numpy.asarray(want).dtype, (v, exponent)
+            assert_same_value(numpy.asarray(want), got)
+
+
+def assert_same_value(want, got):
+    numpy.testing.assert_allclose(got, want, rtol=1e-6, equal_nan=True)
+    if want.dtype.kind in "fc" and numpy.isfinite(want.real) | numpy.isinf(want.real):
+        assert numpy.signbit(got.real) == numpy.signbit(want.real)
+
+
 def _sqrt_operands(dt):
     """Values where some torch CPU builds' sqrt is an ulp off (a fifth of float32's, 1.5% of float64's), plus
     the corners: signed zeros, subnormals, infinities, NaN, negatives."""
