@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import copy as _copy
 import functools
+import math
 import operator
 import threading
 import types
@@ -67,6 +68,7 @@ import torch._dynamo.variables.lists as _dy_lists  # noqa: E402
 import torch._dynamo.variables.misc as _dy_misc  # noqa: E402
 import torch._dynamo.variables.tensor as _dy_tensor  # noqa: E402
 import torch._dynamo.variables.torch_function as _dy_tf  # noqa: E402
+import torch._dynamo.variables.torch as _dy_torch_vars  # noqa: E402
 
 from torch._dynamo.bytecode_transformation import create_call_function as _create_call_function  # noqa: E402
 
@@ -122,6 +124,7 @@ _ORIG_SETATTR = _require(_SETATTR_OWNER, _SETATTR_NAME)
 _ORIG_TENSOR_NUMPY = _require(_dy_tensor.TensorVariable, "method_numpy")
 _ORIG_NUMPY_SOURCE_RECONSTRUCT = _require(_require(_dy_source, "NumpyTensorSource"), "reconstruct")
 _ORIG_LIST_CALL_METHOD = _require(_require(_dy_lists, "ListVariable"), "call_method")
+_ORIG_IN_GRAPH_CALL = _require(_require(_dy_torch_vars, "TorchInGraphFunctionVariable"), "call_function")
 _tf_all_args = _require(_dy_tf, "_get_all_args")
 _tf_overridden = _require(_dy_tf, "has_torch_function")
 del _name
@@ -328,6 +331,16 @@ def _is_array0d(a) -> bool:
     from npcompile._numpy._ndarray import is_array0d
 
     return is_array0d(a)
+
+
+def _ndarray_python_type(self):
+    """NumpyNdarrayVariable.python_type (what ``type(v)`` and ``isinstance(v, T)`` read): a NumPy scalar (a 0-d
+    value without ARRAY0D, ``a[0]``, ``a.sum()``) has its NumPy scalar type, as in NumPy: ``isinstance(a[0],
+    np.floating)`` was False, ``isinstance(a[0], np.ndarray)`` True, and ``type(a.sum()) is np.float64`` False."""
+    ev = self.as_proxy().node.meta.get("example_value")
+    if isinstance(ev, torch.Tensor) and ev.ndim == 0 and ARRAY0D not in ev.__dict__:
+        return _shim()._dtypes.from_torch(ev.dtype).type
+    return _np.ndarray
 
 
 def _tensor_numpy(self, tx, *args, **kwargs):
@@ -1653,6 +1666,30 @@ def _number_protocol(op):
     return impl
 
 
+def _math_prod(iterable, /, *, start=1):
+    """``math.prod`` as Python computes it: ``start * v`` item by item, so NumPy scalars multiply as NumPy's."""
+    for v in iterable:
+        start = start * v
+    return start
+
+
+def _in_graph_call(self, tx, args, kwargs):
+    """``math.prod`` over an array, or over arrays, is traced as Python computes it (``_math_prod``): as one graph
+    node it multiplied torch tensors and returned a torch.Tensor from the compiled function."""
+    if self.value is math.prod and args and _holds_array(args[0]):
+        from torch._dynamo.variables.base import VariableTracker
+
+        return tx.inline_user_function_return(VariableTracker.build(tx, _math_prod), args, kwargs)
+    return _ORIG_IN_GRAPH_CALL(self, tx, args, kwargs)
+
+
+def _holds_array(v) -> bool:
+    v = v.realize()
+    if isinstance(v, _dy_lists.BaseListVariable):
+        return any(map(_holds_array, v.items))
+    return isinstance(v, _NumpyNdarrayVariable)
+
+
 def _patch_table():
     """(object, attribute, replacement) for every swap.  Each comment says what it replaces and why."""
     shim = _shim()
@@ -1683,6 +1720,10 @@ def _patch_table():
         (_NumpyVariable, "call_function", _numpy_var_call_function),
         # NumpyVariable.call_method: ``np.add.reduce(a)`` & co. traced instead of a graph break.
         (_NumpyVariable, "call_method", _numpy_var_call_method),
+        # torch.TorchInGraphFunctionVariable.call_function: ``math.prod`` of arrays traced as Python computes it.
+        (_dy_torch_vars.TorchInGraphFunctionVariable, "call_function", _in_graph_call),
+        # NumpyNdarrayVariable.python_type: a NumPy scalar's own type, not numpy.ndarray (_ndarray_python_type).
+        (_NumpyNdarrayVariable, "python_type", _ndarray_python_type),
         # NumpyNdarrayVariable.var_getattr: ``a.dtype`` (and nbytes/strides) as constants instead of a break.
         (_NumpyNdarrayVariable, "var_getattr", _ndarray_var_getattr),
         # misc.ConstantLikeVariable.reconstruct (NumpyDTypeVariable inherits it): a dtype, finfo or iinfo the code

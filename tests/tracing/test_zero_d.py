@@ -100,3 +100,34 @@ def test_builtin_round_errors_are_numpys(value):
         C.compile(lambda v: round(v[0]), backend="aot_eager")(value)
     with pytest.raises(TypeError):
         C.compile(lambda v: round(v), backend="aot_eager")(value)
+
+
+def _types(x, z):
+    s = x[0]
+    return (isinstance(s, np.floating), isinstance(s, np.ndarray), isinstance(s, (int, float)), type(s).__name__,
+            type(x.sum()) is np.float64, isinstance(x.astype(np.int32)[1], np.signedinteger),
+            isinstance(np.float32(2), np.float32), isinstance(z, np.ndarray), isinstance(z, np.generic),
+            isinstance(np.zeros(()), np.ndarray), isinstance(x[..., 0], np.ndarray), isinstance(x, np.number))
+
+
+def test_type_and_isinstance_tell_scalars_from_0d_arrays():
+    x, z = np.arange(3.0), np.array(5.0)
+    want = _types(x, z)
+    rec = RecordingBackend()
+    assert C.compile(_types, backend=rec)(x, z) == want
+    assert len(rec.graphs) <= 1  # (everything here is a constant: there may be no graph at all)
+
+
+def _products(x):
+    import math
+
+    return math.prod(x), math.prod(x[:2], start=2), math.prod([x[0], x[1], 3]), math.prod(x.astype(np.int8)), \
+        math.prod(x.shape) * x
+
+
+def test_math_prod_of_arrays_gives_numpy_scalars():
+    x = np.arange(1.0, 5.0)
+    rec = RecordingBackend()
+    got = C.compile(_products, backend=rec)(x)
+    assert same(got, _products(x)), got
+    assert len(rec.graphs) == 1
