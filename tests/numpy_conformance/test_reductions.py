@@ -74,6 +74,21 @@ def test_max_initial_where(aa, initial, use_where):
     assert_matches(lambda xp, a, w: xp.sum(a, axis=axis, initial=initial, where=w), a, where, **tol(a, 4))
 
 
+@pytest.mark.parametrize("dt", ["int8", "uint8", "int64", "uint64", "float32", "bool"])
+@pytest.mark.parametrize("initial", [numpy.nan, numpy.inf, -numpy.inf, 1e30, numpy.float64(numpy.nan), 300.0, -1.0,
+                                     255.5, numpy.float32(300), 1.5, 2.0**63, 2.0**64, 1j, numpy.complex64(1),
+                                     numpy.array([2]), numpy.array([[2]]), [2], (2,), numpy.array(2.5)])
+def test_initial_is_set_as_one_element(dt, initial):
+    """initial= goes into the loop as NumPy sets one element: a float into an integer loop through int() (NaN:
+    ValueError, infinities and out-of-range values: OverflowError), a 1-element array or a sequence is no
+    scalar (ValueError; TypeError into an integer loop), a complex into a real loop is a TypeError."""
+    a = numpy.ones((2, 3), dt)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert_matches(lambda xp, a: xp.max(a, initial=initial), a)
+        assert_matches(lambda xp, a: xp.add.reduce(a, axis=None, initial=initial), a)
+
+
 @given(array_and_axis(), st.booleans())
 def test_all_any(aa, keepdims):
     a, axis = aa
