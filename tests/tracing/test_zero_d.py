@@ -105,7 +105,7 @@ def test_builtin_round_errors_are_numpys(value):
 def _types(x, z):
     s = x[0]
     return (isinstance(s, np.floating), isinstance(s, np.ndarray), isinstance(s, (int, float)), type(s).__name__,
-            type(x.sum()) == np.float64, isinstance(x.astype(np.int32)[1], np.signedinteger),  # (torch 2.11: `is` False)
+            type(x.sum()) == np.float64, isinstance(x.astype(np.int32)[1], np.signedinteger),  # (2.11: `is` False)
             isinstance(np.float32(2), np.float32), isinstance(z, np.ndarray), isinstance(z, np.generic),
             isinstance(np.zeros(()), np.ndarray), isinstance(x[..., 0], np.ndarray), isinstance(x, np.number))
 
