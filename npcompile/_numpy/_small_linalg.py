@@ -2,11 +2,17 @@
 entries, for traced graphs.
 
 ``torch.linalg`` makes one LAPACK call per matrix, and for a large stack of small matrices the calls cost more than
-the arithmetic (100000 4x4 solves: 6.5 ms).  Unrolled, each entry is a tensor over the stack and the elimination
-is elementwise arithmetic that Inductor fuses into one loop (1.4 ms).  The steps are LAPACK's getrf: the pivot is
-the first row of largest magnitude (i?amax, which never picks a NaN over the first row), a zero pivot is left
-unscaled and reported; so pivots, singular matrices and determinant signs are NumPy's, and the values equal
-within rounding.  Eagerly every entry's operation would be a kernel of its own: only traced graphs use it.
+the arithmetic.  Unrolled, each entry is a tensor over the stack and the elimination is elementwise arithmetic that
+Inductor fuses into one loop: 100000 4x4 solves (the batched_solve benchmark, one thread) 3.4 ms instead of 16 ms,
+one 4x4 solve 0.01 ms instead of 0.02 ms.  Complex matrices stay with LAPACK (Inductor leaves complex arithmetic
+to eager kernels: 14x slower).  Eagerly every entry's operation would be a kernel of its own: only traced graphs
+use it.
+
+The steps are reference LAPACK's getrf: the pivot is the first row of largest magnitude (i?amax, which never
+picks a NaN over the first row), a zero pivot is left unscaled and reported; so pivots, singular matrices and
+determinant signs are NumPy's, the values equal within rounding.  (NumPy's OpenBLAS orders its sums otherwise and
+treats a NaN or infinite pivot its own way: a nearly singular matrix, or such a pivot, can come out otherwise, as
+it did with torch's LAPACK.)
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ import torch
 
 from ._trace import is_tracing
 
-MAX_N = 4  # measured: larger n costs more compile time than the call overhead it saves
+MAX_N = 4  # the compile time grows with n**3 (n = 4: about 2 s more than LAPACK's call; n = 5: 1.5 times that)
 
 
 def applies(a: torch.Tensor, columns: int | None = None) -> bool:
