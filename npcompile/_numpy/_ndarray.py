@@ -360,6 +360,8 @@ class ndarray:
         t = self.tensor
         if t.ndim == 0:  # raised by iter() itself, as NumPy's (a generator would raise only when advanced)
             raise TypeError("iteration over a 0-d array")
+        if t.ndim == 1:  # NumPy yields scalars, which do not alias the array (``for x in a: x += 1`` wrote into a)
+            return (wrap(t[i].clone()) for i in range(t.shape[0]))
         return (view_of(self, t[i]) for i in range(t.shape[0]))
 
     def _one_element(self, what):
@@ -409,6 +411,13 @@ class ndarray:
         return self.item()  # an int (traced, a SymInt: int() of it would demand its value)
 
     def __hash__(self):
+        """Arrays are unhashable; scalars (0-D, not ``is_array0d``: ``a.sum()``, ``a[0]``, ``np.float32(1)``) hash
+        as NumPy's scalars do, by value (``set(a)``, dict keys), where the value is at hand (eager)."""
+        t = self.tensor
+        if t.ndim == 0 and not is_array0d(self):
+            from ._trace import is_tracing
+            if not is_tracing(t):
+                return hash(self.item())
         raise TypeError("unhashable type: 'numpy.ndarray'")
 
     def __round__(self, ndigits=None):

@@ -20,6 +20,7 @@ MAKERS = {
     "np.asarray(a.sum())": lambda xp, a: xp.asarray(a.sum()),
     "a[..., 0] (a view)": lambda xp, a: a[..., 0],
     "a[:1].reshape(()) (a view)": lambda xp, a: a[:1].reshape(()),
+    "next(iter(a))": lambda xp, a: next(iter(a)),
 }
 
 
@@ -56,3 +57,17 @@ def test_scalar_accumulator_keeps_old_bindings():
         return total, history
 
     assert_matches(f, np.arange(5.0))
+
+
+def test_iterating_a_1d_array_yields_scalars():
+    """Iterating a 1-D array yields scalars that do not alias it (``for x in a: x += 1`` wrote into ``a``) and
+    hash by value as NumPy's (``set(a)``, dict keys); rows of a 2-D array stay views."""
+    def f(xp, a, b):
+        for x in a:
+            x += 10
+        for row in b:
+            row += 1
+        keys = {v: i for i, v in enumerate(a)}
+        return a, b, sorted(int(k) for k in set(xp.concatenate([a, a]))), [keys[k] for k in (1, 2.0, 4)]
+
+    assert_matches(f, np.arange(1, 5), np.arange(6).reshape(2, 3), check_inputs=True)
