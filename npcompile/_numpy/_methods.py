@@ -17,7 +17,7 @@ import torch
 
 from . import _dtypes
 from ._ndarray import is_array0d, ndarray, view_of, wrap
-from ._normalize import as_tensor, cast, check_out, copy_to_out
+from ._normalize import as_element, as_tensor, cast, check_out, copy_to_out
 from . import _creation as _C
 from . import _manipulation as _M
 from . import _ufuncs as U
@@ -174,20 +174,7 @@ def copy(self, order="C"):
 def fill(self, value):
     if not self._writeable:
         raise ValueError("assignment destination is read-only")
-    v = as_tensor(value)
-    if v.ndim:
-        if v.numel() != 1:
-            raise ValueError("setting an array element with a sequence.")
-        v = v.reshape(())
-    _check_scalar_fits(value, self.dtype)
-    self.tensor.fill_(v.to(self.tensor.dtype) if v.is_complex() and not self.tensor.is_complex() else v)
-
-
-def _check_scalar_fits(value, d):
-    if type(value) is int and d.kind in "iu":
-        info = _np.iinfo(d)
-        if not info.min <= value <= info.max:
-            raise OverflowError(f"Python integer {value} out of bounds for {d}")
+    self.tensor.fill_(as_element(value, self.dtype, self.tensor.device))
 
 
 def view(self, dtype=None, type=None):

@@ -21,7 +21,8 @@ from numpy.exceptions import AxisError, ComplexWarning
 
 from .._errors import UnsupportedFeature
 from . import _dtypes
-from ._ndarray import ndarray, wrap
+from ._ndarray import is_array0d, ndarray, wrap
+from ._trace import is_tracing
 
 # ---------------------------------------------------------------- array-likes
 
@@ -31,7 +32,7 @@ def _from_numpy(x: _np.ndarray) -> torch.Tensor:
     if d not in _dtypes._NP_TO_TORCH:
         if d.byteorder not in "=|" and d.newbyteorder("=") in _dtypes._NP_TO_TORCH:
             return _from_numpy(x.astype(d.newbyteorder("=")))
-        raise UnsupportedFeature(f"dtype {d!r}")
+        raise UnsupportedFeature(f"dtype {d}")
     if type(x) is not _np.ndarray:
         raise UnsupportedFeature(f"ndarray subclass {type(x).__name__}")
     if d.char == "Q":  # NumPy's uint64 for Python ints >= 2**63 is 'Q', a type torch.from_numpy refuses; same bits
@@ -126,6 +127,54 @@ def as_tensor(x) -> torch.Tensor:
     if x is None:
         raise UnsupportedFeature("object arrays (None as an array)")
     raise UnsupportedFeature(f"arrays of {type(x).__name__} objects")
+
+
+def as_element(initial, loop_dtype, device=None):
+    """``initial`` as NumPy sets it into one element of ``loop_dtype`` (a reduction's ``initial=``,
+    ``ndarray.fill``), as a 0-D tensor: a 0-D array casts unsafely; into an integer dtype a Python float (a
+    NumPy float scalar too, into a signed one) converts with ``int()`` (NaN: ValueError, infinities and values
+    out of range: OverflowError) and a sequence is a TypeError; an array of one or more dims is a ValueError
+    (a TypeError into complex; bool takes anything by its truth); a Python complex into a real dtype is a
+    TypeError."""
+    kind = loop_dtype.kind
+    if kind in "iuf" and type(initial) is complex:
+        raise TypeError("int() argument must be a string, a bytes-like object or a real number, not 'complex'"
+                        if kind in "iu" else "float() argument must be a string or a real number, not 'complex'")
+    if kind in "iu":
+        if isinstance(initial, (list, tuple)):
+            raise TypeError("int() argument must be a string, a bytes-like object or a real number, not "
+                            f"'{type(initial).__name__}'")
+        f = float(initial) if type(initial) is float else _float_scalar(initial) if kind == "i" else None
+        if f is not None:  # (NumPy casts its own float scalars into an unsigned loop)
+            if math.isnan(f):
+                raise ValueError("cannot convert float NaN to integer")
+            if math.isinf(f):
+                raise OverflowError("cannot convert float infinity to integer")
+            initial = int(f)
+            if not -2**63 <= initial < (2**64 if kind == "u" else 2**63):
+                raise OverflowError("Python int too large to convert to C long")
+        if type(initial) is int:
+            info = _np.iinfo(loop_dtype)
+            if not info.min <= initial <= info.max:
+                raise OverflowError(f"Python integer {initial} out of bounds for {loop_dtype}")
+    v = as_tensor(initial)
+    if v.ndim and kind == "c":
+        raise TypeError("complex() first argument must be a string or a number, not "
+                        f"'{type(initial).__name__}'")
+    if v.numel() != 1 or (v.ndim and kind != "b"):
+        raise ValueError("setting an array element with a sequence.")
+    return v.reshape(()).to(device=device, dtype=_dtypes.to_torch(loop_dtype))
+
+
+def _float_scalar(x):
+    """``x`` as a Python float when it is a NumPy float scalar (NumPy's, or ours: not a 0-D array) with its value
+    at hand (eager); else None."""
+    if isinstance(x, _np.floating):
+        return float(x)
+    if isinstance(x, ndarray) and x.ndim == 0 and not is_array0d(x) and x.dtype.kind == "f" and \
+            not is_tracing(x.tensor):
+        return float(x.tensor)
+    return None
 
 
 def as_tensor_dtype(x, dtype) -> torch.Tensor:

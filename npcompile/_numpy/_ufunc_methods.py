@@ -21,8 +21,8 @@ from numpy.exceptions import ComplexWarning
 from .._errors import UnsupportedFeature
 from ._trace import is_tracing as _tracing
 from . import _dtypes
-from ._ndarray import is_array0d, ndarray, wrap
-from ._normalize import as_tensor, check_out, copy_to_out, normalize_axis_index, normalize_axis_tuple
+from ._ndarray import ndarray, wrap
+from ._normalize import as_element, as_tensor, check_out, copy_to_out, normalize_axis_index, normalize_axis_tuple
 from ._sorting import _FLOAT_BITS
 
 _NoValue = _np._NoValue
@@ -311,47 +311,8 @@ def _fold(uf, loop, x, axis, mask, init):
 
 
 def _scalar_initial(initial, loop_dtype, device):
-    """``initial=`` as a 0-D tensor of the loop dtype, set as NumPy sets one element: a 0-D array casts unsafely;
-    into an integer loop a Python float (a NumPy float scalar too, into a signed loop) converts with ``int()``
-    (NaN: ValueError, infinities and values out of the loop's range: OverflowError) and a sequence is a
-    TypeError; an array of one or more dims is a ValueError (a bool loop takes anything by its truth); a Python
-    complex into a real loop is a TypeError."""
-    kind = loop_dtype.kind
-    if kind in "iuf" and type(initial) is complex:
-        raise TypeError("int() argument must be a string, a bytes-like object or a real number, not 'complex'"
-                        if kind in "iu" else "float() argument must be a string or a real number, not 'complex'")
-    if kind in "iu":
-        if isinstance(initial, (list, tuple)):
-            raise TypeError("int() argument must be a string, a bytes-like object or a real number, not "
-                            f"'{type(initial).__name__}'")
-        f = float(initial) if type(initial) is float else _float_scalar(initial) if kind == "i" else None
-        if f is not None:  # (NumPy casts its own float scalars into an unsigned loop)
-            if math.isnan(f):
-                raise ValueError("cannot convert float NaN to integer")
-            if math.isinf(f):
-                raise OverflowError("cannot convert float infinity to integer")
-            initial = int(f)
-            if not -2**63 <= initial < (2**64 if kind == "u" else 2**63):
-                raise OverflowError("Python int too large to convert to C long")
-        if type(initial) is int:
-            info = _np.iinfo(loop_dtype)
-            if not info.min <= initial <= info.max:
-                raise OverflowError(f"Python integer {initial} out of bounds for {loop_dtype}")
-    v = as_tensor(initial)
-    if v.numel() != 1 or (v.ndim and kind != "b"):
-        raise ValueError("setting an array element with a sequence.")
-    return v.reshape(()).to(device=device, dtype=_dtypes.to_torch(loop_dtype))
-
-
-def _float_scalar(x):
-    """``x`` as a Python float when it is a NumPy float scalar (NumPy's, or ours: not a 0-D array) with its value
-    at hand (eager); else None."""
-    if isinstance(x, _np.floating):
-        return float(x)
-    if isinstance(x, ndarray) and x.ndim == 0 and not is_array0d(x) and x.dtype.kind == "f" and \
-            not _tracing(x.tensor):
-        return float(x.tensor)
-    return None
+    """``initial=`` as a 0-D tensor of the loop dtype: NumPy sets it as one element (``as_element``)."""
+    return as_element(initial, loop_dtype, device)
 
 
 def reduce_tensor(uf, t, axes, loop, mask=None, initial=_NoValue, keepdims=True):

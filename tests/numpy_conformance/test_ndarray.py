@@ -4,6 +4,7 @@ conversion protocols, Python scalars out, astype/copy/fill/view, repr/str, pickl
 import copy
 import operator
 import pickle
+import warnings
 
 import numpy
 import pytest
@@ -330,6 +331,18 @@ def test_copy_and_fill():
     assert_matches(lambda xp, a: (a.fill(1 + 2j), a)[1], numpy.zeros(2, complex))
     assert_matches(lambda xp, a: copy.copy(a), a)
     assert_matches(lambda xp, a: copy.deepcopy(a), a)
+
+
+@pytest.mark.parametrize("dt", ["int64", "int8", "uint8", "float32", "complex64", "bool"])
+@pytest.mark.parametrize("value", [numpy.nan, numpy.inf, 1e30, 300.0, -0.5, numpy.float64(numpy.nan),
+                                   numpy.float32(300), numpy.array(numpy.nan), [1], (1,), numpy.array([2]), 1j,
+                                   numpy.complex64(1), 300, -1])
+def test_fill_sets_one_element(dt, value):
+    """fill sets its value as NumPy sets one element, as a reduction's initial= (one conversion, as_element):
+    int(NaN) is a ValueError, int(inf) an OverflowError, a sequence or a 1-element array is no scalar."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert_matches(lambda xp, a: (a.fill(value), a)[1], numpy.ones(3, dt))
 
 
 @pytest.mark.parametrize("order", ["C", "F", "A", "K", "x"])
