@@ -21,7 +21,7 @@ from torch.fx.experimental.symbolic_shapes import guard_or_false
 from .._errors import VALUE_TAG, UnsupportedFeature
 from . import _dtypes
 from ._trace import check, is_tracing
-from ._ndarray import ndarray, view_of, wrap
+from ._ndarray import is_array0d, ndarray, view_of, wrap
 from ._normalize import (
     ArrayLike, OutArray, as_tensor, broadcast_shape, cast, check_out, copy_to_out, normalize_axis_index, normalizer,
 )
@@ -766,7 +766,11 @@ def _to_out(r, out, td):
 def put(a, ind, v, mode="raise"):
     """``numpy.put``: ``a.flat[ind] = v``, ``v`` repeated as needed, NumPy's value conversion."""
     _writable(a, "put")
-    idx = _index_tensor(ind, force_python=True).reshape(-1)
+    # NumPy casts an index array safely (a uint64 or float array is a TypeError); scalars and sequences convert
+    if isinstance(ind, _np.ndarray) or isinstance(ind, ndarray) and (ind.ndim or is_array0d(ind)):
+        idx = _index_tensor(ind, casting="safe").reshape(-1)
+    else:
+        idx = as_tensor(ind).to(torch.int64).reshape(-1)
     if a.size == 0 and idx.numel():
         raise IndexError("cannot replace elements of an empty array")
     vals = _value_tensor(v, a.tensor.dtype, False)

@@ -510,6 +510,16 @@ def test_put_errors():
         shim.put(s, [0], 1)
 
 
+@pytest.mark.parametrize("ind", [numpy.array([1.0]), numpy.array([1], numpy.uint64), numpy.array([1], numpy.uint32),
+                                 numpy.array([True]), numpy.array(1.0), numpy.array(1, numpy.uint64), [1.0], 1.0,
+                                 numpy.float64(1), numpy.uint64(1), [numpy.uint64(1)], [[0], [2]]])
+def test_put_index_conversion(ind):
+    """put casts an index array safely (uint64 and float arrays, 0-D ones too, are a TypeError); scalars, NumPy's
+    included, and sequences convert (1.0 is index 1)."""
+    for f in (lambda xp, a: (xp.put(a, ind, 9), a)[1], lambda xp, a: (a.put(ind, 9), a)[1]):
+        assert_matches(f, numpy.arange(3))
+
+
 @given(data=st.data(), a=arrays(dtypes(ALL), shapes(min_dims=1, max_dims=3, max_side=4)))
 def test_take_put_along_axis(data, a):
     axis = data.draw(st.integers(-a.ndim, a.ndim - 1))
