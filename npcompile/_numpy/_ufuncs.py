@@ -178,13 +178,21 @@ class ufunc:
         nin = self.nin
         if len(args) != nin:
             if nin < len(args) <= self.nargs and out is None:
-                out = args[nin:] if len(args) - nin > 1 else args[nin]
+                out = args[nin:]  # positional outputs are arrays (or None), never tuples of them
+                if any(o is not None and not isinstance(o, ndarray) for o in out):
+                    raise TypeError("return arrays must be of ArrayType")
+                out = out + (None,) * (self.nout - len(out))
                 args = args[:nin]
             else:
                 raise TypeError(f"{self.__name__}() takes from {nin} to {self.nargs} positional arguments but "
                                 f"{len(args)} were given")
         if axes is not None or axis is not None:
             raise UnsupportedFeature(f"the ufunc axes=/axis= machinery ({self.__name__})")
+        if order != "K" and order is not None:
+            if not isinstance(order, str):
+                raise TypeError(f"order must be str, not {type(order).__name__}")
+            if order.upper() not in ("C", "F", "A", "K"):
+                raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
         if signature is not None:
             if dtype is not None:
                 raise TypeError("cannot specify both 'signature' and 'dtype'")
@@ -409,6 +417,8 @@ def _normalize_out(out, nout):
     if out is None:
         return None
     if not isinstance(out, tuple):
+        if nout > 1:
+            raise TypeError("'out' must be a tuple of arrays")
         out = (out,)
     if len(out) != nout:
         raise ValueError(f"The 'out' tuple must have exactly {nout} entries: one per ufunc output")

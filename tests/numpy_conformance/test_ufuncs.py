@@ -180,6 +180,20 @@ def test_python_scalar_operands(name):
     _sweep(name, combos)
 
 
+def test_out_and_order_argument_checks():
+    """out= of a two-output ufunc must be a tuple (TypeError), positional outputs must be arrays or None (a
+    tuple there is a TypeError), order= must name a memory order (ValueError; TypeError for a non-string)."""
+    a = numpy.array([7, 8])
+    calls = [lambda xp, a: xp.divmod(a, 3, out=xp.zeros(2)), lambda xp, a: xp.divmod(a, 3, out=[xp.zeros(2)] * 2),
+             lambda xp, a: xp.add(a, 1, (xp.zeros(2),)), lambda xp, a: xp.add(a, 1, [xp.zeros(2)]),
+             lambda xp, a: xp.add(a, 1, None), lambda xp, a: xp.add(a, 1, xp.zeros(2)),
+             lambda xp, a: xp.divmod(a, 3, None, xp.zeros(2)), lambda xp, a: xp.divmod(a, 3, xp.zeros(2)),
+             lambda xp, a: xp.divmod(a, 3, out=(None, xp.zeros(2, numpy.int64)))]
+    calls += [lambda xp, a, o=o: xp.add(a, 1, order=o) for o in ("c", "k", None, "X", "", "CF", 1)]
+    for call in calls:
+        assert_matches(call, a)
+
+
 def test_python_int_overflow_comes_before_a_casting_error():
     """NumPy converts a Python int to the loop's dtype before it checks the other casts: with dtype= an
     out-of-range int raises OverflowError even where an operand cannot be cast (TypeError otherwise)."""
