@@ -540,10 +540,28 @@ def diagflat(v, k=0):
     return diag(wrap(as_tensor(v).reshape(-1)), k)
 
 
+def _diagonal_offset(k):
+    """A diagonal offset ``k`` of tri/tril/triu: an int, or a float (Python's, NumPy's or our scalar), which
+    NumPy accepts there."""
+    if isinstance(k, ndarray) and k.ndim == 0 and k.dtype.kind == "f":
+        return float(k)
+    return float(k) if isinstance(k, (float, _np.floating)) else operator.index(k)
+
+
 def _tri_mask(N, M=None, k=0, device=None) -> torch.Tensor:
     n = _count(N)
     m = n if M is None else _count(M)
-    return torch.ones((n, m), dtype=torch.bool, device=device).tril(operator.index(k))
+    k = _diagonal_offset(k)
+    if type(k) is not float:
+        return torch.ones((n, m), dtype=torch.bool, device=device).tril(k)
+    # NumPy's tri compares row i with arange(-k, M - k) in an integer dtype: first trunc(-k), step trunc(1 - k)
+    # - trunc(-k), which is 1 (k acts as an integer) or, for 0 < k < 1, 0 (every column starts at row 0)
+    if not math.isfinite(k):
+        raise ValueError("arange: cannot compute length")
+    first = math.trunc(-k)
+    if math.trunc(1 - k) - first == 1:
+        return torch.ones((n, m), dtype=torch.bool, device=device).tril(-first)
+    return (torch.arange(n, device=device) >= first)[:, None].expand(n, m).clone()
 
 
 def _count(n) -> int:
@@ -566,7 +584,7 @@ def tril(m, k=0):
 def triu(m, k=0):
     """``numpy.triu``: zero below the k-th diagonal of the last two axes (1-D ``m`` is broadcast to 2-D)."""
     t = as_tensor(m)
-    mask = _tri_mask(*t.shape[-2:], k=operator.index(k) - 1, device=t.device)
+    mask = _tri_mask(*t.shape[-2:], k=_diagonal_offset(k) - 1, device=t.device)
     return wrap(_dtypes.where(mask, torch.zeros((), dtype=t.dtype, device=t.device), t))
 
 

@@ -1058,6 +1058,13 @@ def fill_diagonal(a, val, wrap=False):
 
 
 def _tri(n, k, m, upper):
+    if any(isinstance(v, (float, _np.floating)) or isinstance(v, ndarray) and v.dtype.kind == "f"
+           for v in (n, k, m)):  # NumPy's tri mask of float sizes or k
+        from ._creation import _diagonal_offset, _tri_mask
+        k = _diagonal_offset(k)
+        mask = _tri_mask(n, m, k - 1, None) if upper else _tri_mask(n, m, k, None)
+        t = (~mask if upper else mask).nonzero()
+        return wrap(t[:, 0]), wrap(t[:, 1])
     n, k = operator.index(n), operator.index(k)
     m = n if m is None else operator.index(m)
     n, m = max(n, 0), max(m, 0)

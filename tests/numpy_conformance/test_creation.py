@@ -318,6 +318,20 @@ def test_eye_identity_tri(n, m, k, dtype, order):
     assert_matches(lambda xp: xp.tri(n, m, k, dtype))
 
 
+@pytest.mark.parametrize("k", [1.0, -1.5, 0.5, -0.5, 2.7, -2.7, 0.0, numpy.float64(1.5), numpy.float32(-0.25),
+                               numpy.inf, numpy.nan])
+def test_float_diagonal_offsets(k):
+    """NumPy's tri/tril/triu (and the triangle indices) take a float k: row i is compared with arange(-k, M - k)
+    in an integer dtype, so k acts as trunc'd except for 0 < k < 1, where every column starts at row 0; the
+    shim raised TypeError."""
+    a = numpy.arange(1.0, 13).reshape(3, 4)
+    for f in (lambda xp, a: xp.tril(a, k), lambda xp, a: xp.triu(a, k), lambda xp, a: xp.tri(3, 4, k),
+              lambda xp, a: xp.triu(a[None], k), lambda xp, a: xp.tril_indices(3, k, 4),
+              lambda xp, a: xp.triu_indices(3, k), lambda xp, a: xp.triu_indices_from(a[:, :3], k)):
+        assert_matches(f, a)
+    assert_matches(lambda xp: xp.tril_indices(3.0))
+
+
 def test_matrix_errors():
     assert_matches(lambda xp: xp.eye(-1))
     assert_matches(lambda xp: xp.eye(2, k=1.0))
