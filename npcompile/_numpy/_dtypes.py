@@ -63,7 +63,7 @@ def to_dtype(x) -> _np.dtype:
         # our scalar, abstract and unsupported types stand for NumPy's; nonsense raises NumPy's TypeError
         d = _np.dtype(getattr(x, "_np_type", x) if isinstance(x, type) else x)
         if d not in _NP_TO_TORCH:
-            raise UnsupportedFeature(f"dtype {d!r}")
+            raise UnsupportedFeature(f"dtype {d}")
     try:
         _dtype_cache[x] = d
     except TypeError:
@@ -243,7 +243,7 @@ def result_type(*arrays_and_dtypes) -> _np.dtype:
         raise ValueError("at least one array or dtype is required")
     r = _np.result_type(*(_promotion_operand(x) for x in arrays_and_dtypes))
     if r not in _NP_TO_TORCH:
-        raise UnsupportedFeature(f"dtype {r!r}")
+        raise UnsupportedFeature(f"dtype {r}")
     return r
 
 

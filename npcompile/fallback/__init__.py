@@ -165,6 +165,8 @@ def classify(text: str) -> tuple[str, str, str]:
         what = m.group(1) if m else "an object"
         if what.startswith("numpy.ma.") or "MaskedArray" in what:
             feat = "masked arrays"
+        elif "BuiltinVariable(object)" in t:  # dtype=object
+            return "fallback", "object dtype", "object arrays are not compiled"
         elif m:
             feat = f"ndarray subclass {what}"
         else:
@@ -197,6 +199,9 @@ def classify(text: str) -> tuple[str, str, str]:
         return "fallback", "object dtype", "object arrays are not compiled"
     if "tostring" in t or "tobytes" in t:
         return "fallback", "ndarray.tobytes", "ndarray.tobytes/tostring is not compiled"
+    if t.startswith("generic_jump"):  # (Dynamo's text for a jump on a value it cannot decide)
+        return "graph_break", "if/while on an array", ("a Python if/while/and/or on an array's value: the data "
+                                                       "decides the branch, so the code after it is compiled apart")
     if "Data dependent" in t or "data-dependent" in t.lower() or "data dependent" in t.lower():
         return "graph_break", "data-dependent value", \
             "a value that depends on array contents is used in Python (item(), float(), if/while on an array...)"
@@ -302,6 +307,7 @@ _HINTS = {
                             "array values, or move the Python decision outside the compiled function",
     "print": "remove print() from the hot function, or accept the break",
 }
+_HINTS["if/while on an array"] = _HINTS["data-dependent value"]
 
 
 @dataclass

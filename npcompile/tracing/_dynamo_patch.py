@@ -1480,6 +1480,11 @@ def _builder_wrap(self, value):
             return vectorized
     if isinstance(value, _np.generic) and self.source is not None:
         self.tx.output.__dict__.setdefault(_SCALAR_SOURCES, set()).add(self.get_source())
+    if type(value) is _np.ndarray and value.dtype.newbyteorder("=") not in _shim()._dtypes._NP_TO_TORCH:
+        from torch._dynamo.exc import unimplemented  # (Dynamo's own text names no dtype: "[0 0]")
+
+        unimplemented(gb_type="npcompile: array dtype", context=str(value.dtype), hints=[],
+                      explanation=f"npcompile does not support dtype {value.dtype}")
     if type(value) is not _np.ndarray or self.source is None:
         return _ORIG_BUILDER_WRAP(self, value)
     writeable = value.flags.writeable

@@ -218,3 +218,16 @@ def test_explain_names_print_only_for_print():
     x = np.arange(3.0)
     assert [e.feature for e in C.explain(printing)(x).graph_breaks] == ["print"]
     assert "print" not in [e.feature for e in C.explain(polynomial_product)(x).graph_breaks]
+
+
+def test_explain_names_dtypes_and_branches_in_numpy_terms():
+    def f(x):
+        s = np.array(["a", "bb"])
+        o = np.zeros(2, dtype=object)
+        return x * 2, s, o
+
+    r = C.explain(f)(np.ones(3))
+    assert {e.feature for e in r.events} == {"dtype <U2", "object dtype"}, r
+    assert "dtype(" not in str(r)
+    assert same(C.compile(f, backend="eager")(np.ones(3)), f(np.ones(3)))
+    assert fallback.classify("generic_jump NumpyNdarrayVariable()")[1] == "if/while on an array"
