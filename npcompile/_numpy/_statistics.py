@@ -20,7 +20,7 @@ import torch
 
 from .._errors import UnsupportedFeature
 from . import _dtypes
-from ._ndarray import wrap
+from ._ndarray import ndarray, wrap
 from ._normalize import as_tensor, cast
 from ._reductions import _mean_dtypes, amax, amin, average, mean, nanmean, std
 from ._sorting import _argsort, _int_key, _sortable, first_true, search
@@ -345,9 +345,11 @@ def _linspace_at(k, first, last, num, comp):
 
 def _outer_edges(x, range):
     """(first, last) of the bins: ``range`` or the data's extent (widened when empty or a point), and the
-    dtype NumPy computes their linspace in (the data's, or float64 for a Python range)."""
+    dtype NumPy computes their linspace in (the data's, or the range's with a Python float: float64 for Python
+    numbers, float32 for float32 scalars)."""
     if range is not None:
-        first, last = range
+        first, last = (_np.dtype(v.dtype).type(v.item()) if isinstance(v, ndarray) and v.ndim == 0 else v
+                       for v in range)  # our scalars as NumPy's: NumPy's arithmetic on them follows
         if first > last:
             raise ValueError("max must be larger than min in range parameter.")
         if not (math.isfinite(first) and math.isfinite(last)):
@@ -360,7 +362,9 @@ def _outer_edges(x, range):
             raise ValueError(f"autodetected range of [{first}, {last}] is not finite")
     if first == last:
         first, last = first - 0.5, last + 0.5
-    return first, last, _F8 if range is not None or x.numel() == 0 else _dtypes.result_type(x, 1.0)
+    if range is not None:
+        return first, last, _dtypes.to_dtype(_np.result_type(first, last, 1.0))
+    return first, last, _F8 if x.numel() == 0 else _dtypes.result_type(x, 1.0)
 
 
 def _extent(x):
@@ -515,6 +519,7 @@ def _count(x, edges, weights, span=None):
     xs, es = _sortable(x.to(common)), _sortable(edges.to(common))  # order keys: torch compares any dtype's
     if span is not None and span[1] > span[0] and math.isfinite(nb / (span[1] - span[0])):
         first, last, comp = span
+        lo, hi = builtins.float(first), builtins.float(last)  # (a range's NumPy scalars: no torch arithmetic)
 
         def edge(k):  # es[k]
             return _sortable(_linspace_at(k, first, last, nb + 1, comp).to(edges.dtype).to(common))
@@ -523,7 +528,7 @@ def _count(x, edges, weights, span=None):
         # no bool or int lanes among the double ones, Inductor's CPU code keeps every mask in vector registers
         # (it moves bool masks lane by lane, which cost 4x the rest of the kernel).
         f8 = torch.float64
-        guess = ((xs.to(f8) - first) * (nb / (last - first))).clamp(0, nb - 1).trunc()
+        guess = ((xs.to(f8) - lo) * (nb / (hi - lo))).clamp(0, nb - 1).trunc()
         i = guess - (xs < edge(guess)).to(f8)
         i = i + (xs >= edge(i + 1)).to(f8) * (i != nb - 1).to(f8)
         i = torch.where(xs >= es[0], torch.where(xs <= es[-1], i, nb), nb).to(torch.int64)

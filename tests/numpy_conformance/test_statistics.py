@@ -232,6 +232,17 @@ def test_histogram_edges_and_weights(a, density):
     assert_matches(lambda xp, a: xp.histogram(a, bins=4, weights=w.astype(numpy.float32)), a)
 
 
+@pytest.mark.parametrize("rng", [(numpy.float32(1), numpy.float32(3)), (numpy.uint8(1), numpy.uint8(3)),
+                                 (numpy.float16(0.5), 3), (numpy.array(1.0, numpy.float32), 3.0), (1, 3)])
+def test_histogram_range_of_numpy_scalars(rng):
+    """A range of NumPy scalars works (the shim's scalars lacked torch's methods: AttributeError) and sets the
+    dtype NumPy computes the edges in: float32 ends give float32-rounded edges."""
+    for a in (numpy.array([1, 2, 3]), numpy.array([1.5, 2.25, 2.9], numpy.float32)):
+        assert_matches(lambda xp, a: xp.histogram(a, bins=3, range=rng), a)
+        assert_matches(lambda xp, a: xp.histogram(a, bins="sturges", range=rng), a)
+        assert_matches(lambda xp, a: xp.histogram_bin_edges(a, bins=4, range=rng), a)
+
+
 @given(near_ends(dtypes(INTEGER)), st.sampled_from([10, 3, "auto", "sqrt", "stone"]), st.booleans())
 def test_histograms_of_integers_near_their_ends(a, bins, same_dtype_edges):
     """Extents, estimators and bin searches of every integer dtype, also against edges of the data's own dtype
