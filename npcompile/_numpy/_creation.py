@@ -488,6 +488,9 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
     """``numpy.geomspace``: samples ``10**linspace(log10(start), log10(stop))`` with exact endpoints, computed
     in at least float64 and cast to ``dtype`` (truncated, unlike linspace's floor); negative and complex bounds
     follow the sign of ``start``.  Zero bounds raise ValueError (a data-dependent check)."""
+    num = operator.index(num)
+    if num < 0:
+        raise ValueError(f"Number of samples, {num}, must be non-negative.")
     s, e = as_tensor(start), as_tensor(stop)
     if bool((s == 0).any()) or bool((e == 0).any()):  # data-dependent: NumPy's error needs the values
         raise ValueError("Geometric sequence cannot include zero")

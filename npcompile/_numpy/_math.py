@@ -209,6 +209,8 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     check(xpt.shape[0] == fpt.shape[0], ValueError, "fp and xp are not of the same length.")  # sizes may be
     check(xpt.shape[0] != 0, ValueError, "array of sample points is empty")  # data-dependent (np.bincount)
     if period is not None:
+        if type(period) not in (builtins.int, builtins.float):  # a NumPy scalar or 0-D array: in float64
+            period = _t(period, _dtypes.default_float)
         if period == 0:
             raise ValueError("period must be a non-zero value")
         period = builtins.abs(period)

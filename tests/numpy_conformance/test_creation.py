@@ -305,6 +305,9 @@ def test_geomspace_cases():
     assert_matches(lambda xp: xp.geomspace([1, 0], 10, 3))
     assert_matches(quiet(lambda xp: xp.geomspace(-1, 1, 3)))
     assert_matches(lambda xp: xp.geomspace(1j, 1000j, 4))
+    # num as NumPy reads it: any integer (a NumPy integer scalar raised TypeError in torch.arange), >= 0
+    for num in (numpy.int8(3), numpy.array(3), -1, 0, 2.0):
+        assert_matches(lambda xp: xp.geomspace(1, 100, num))
 
 
 # ---------------------------------------------------------------- matrices

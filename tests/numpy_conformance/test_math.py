@@ -157,6 +157,8 @@ def test_interp_details():
     for bad in ([[0, 1], [1]], [[], []], [[[0, 1]], [[1, 2]]]):
         assert_matches(lambda xp, x: xp.interp(x, *bad), x)
     assert_matches(lambda xp, x: xp.interp(x, [0, 1], [0, 1], period=0), x)
+    for period in (numpy.float32(2.5), numpy.int8(2), numpy.array(2.5), numpy.float64(0), numpy.array([2.5])):
+        assert_matches(lambda xp, x: xp.interp(x, [0.0, 1.0, 3.0], [1, 2, 0], period=period), x)  # (TypeError)
     assert_matches(lambda xp, x: xp.interp(x + 1j, [0, 1], [0, 1]), x)
 
 
