@@ -142,7 +142,8 @@ ndarray.__imatmul__ = _imatmul
 # ---------------------------------------------------------------- methods whose form differs from the function
 
 def _shape_args(args):
-    if len(args) == 1 and (isinstance(args[0], (tuple, list)) or args[0] is None):
+    if len(args) == 1 and (isinstance(args[0], (tuple, list)) or args[0] is None or
+                           isinstance(args[0], (ndarray, _np.ndarray)) and args[0].ndim):  # (an array of sizes)
         return args[0]
     return args
 
@@ -153,7 +154,7 @@ def reshape(self, *shape, order="C", copy=None):
 
 def transpose(self, *axes):
     axes = _shape_args(axes)
-    return _M.transpose(self, axes if axes else None)
+    return _M.transpose(self, None if axes is None or type(axes) is tuple and not axes else axes)
 
 
 def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):

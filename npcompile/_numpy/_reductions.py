@@ -212,6 +212,10 @@ _MEAN_PLAIN = {torch.float32: torch.float32, torch.float64: torch.float64, torch
 
 
 def _ddof(ddof, correction):
+    if isinstance(ddof, (ndarray, _np.ndarray, _np.generic)) and ddof.ndim == 0:  # a NumPy scalar or 0-D array
+        ddof = ddof.item()
+    if isinstance(correction, (ndarray, _np.ndarray, _np.generic)) and correction.ndim == 0:
+        correction = correction.item()
     if correction is _NoValue:
         return ddof
     if ddof != 0:

@@ -48,7 +48,8 @@ def reduction_axes(axis, ndim: int, ufunc_like=True, sequences=False) -> tuple:
         return tuple(range(ndim))
     if type(axis) is tuple:
         return normalize_axis_tuple(axis, ndim)
-    if sequences and not isinstance(axis, (int, _np.integer)) and hasattr(axis, "__iter__"):
+    if sequences and not isinstance(axis, (int, _np.integer)) and hasattr(axis, "__iter__") and \
+            getattr(axis, "ndim", 1):  # (a 0-D array or our scalar is one axis)
         return normalize_axis_tuple(tuple(axis), ndim)
     if ufunc_like and ndim == 0 and operator.index(axis) in (0, -1):
         return ()

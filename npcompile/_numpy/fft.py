@@ -17,7 +17,7 @@ from numpy.fft import _pocketfft_umath as _pocketfft
 
 from . import _dtypes
 from . import _ufuncs as U
-from ._ndarray import ndarray, wrap
+from ._ndarray import is_array0d, ndarray, wrap
 from ._normalize import as_tensor, check_out, copy_to_out, normalize_axis_index
 
 __all__ = ["fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2", "irfft2", "rfftn", "irfftn",
@@ -286,7 +286,8 @@ def rfftfreq(n, d=1.0, device=None):
 def _shift(x, axes, sign):
     t = as_tensor(x)
     axes = tuple(range(t.ndim)) if axes is None else axes
-    dims = (axes,) if isinstance(axes, int) else tuple(axes)
+    dims = (axes,) if isinstance(axes, (int, _np.integer)) or isinstance(axes, ndarray) and axes.ndim == 0 and \
+        not is_array0d(axes) else tuple(axes)  # NumPy's integer types: ints and its integer scalars
     shifts = [sign * (t.shape[ax] // 2) for ax in dims]
     if t.ndim == 0:
         raise ValueError("not enough values to unpack (expected 2, got 0)")  # NumPy's roll fails on 0-D

@@ -158,3 +158,12 @@ def test_shifts(a, axes):
     assert_matches(lambda xp, a: xp.fft.fftshift(a, axes), a)
     assert_matches(lambda xp, a: xp.fft.ifftshift(a, axes), a)
     assert_matches(lambda xp, a: xp.fft.ifftshift(xp.fft.fftshift(a, axes), axes), a)
+
+
+def test_shift_axes_as_numpy_integers():
+    """A NumPy integer scalar is one axis (it was iterated: TypeError); a 0-D array is iterated, as NumPy does."""
+    a = numpy.arange(8.0).reshape(2, 4)
+    for make in (lambda xp: xp.int64(1), lambda xp: xp.int8(-1), lambda xp: xp.array(0), lambda xp: xp.array([1])):
+        for own in (False, True):
+            assert_matches(lambda xp, a: xp.fft.fftshift(a, make(xp if own else numpy)), a)
+            assert_matches(lambda xp, a: xp.fft.ifftshift(a, axes=make(xp if own else numpy)), a)

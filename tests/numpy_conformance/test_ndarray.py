@@ -402,3 +402,13 @@ def test_constructor():
         shim.ndarray((-1,))
     with pytest.raises(TypeError):
         hash(shim.arange(3))
+
+
+def test_shape_and_axes_given_as_an_array():
+    """reshape/transpose take their sizes or axes as one array, as NumPy (reshape raised TypeError, transpose
+    'truth value of an array is ambiguous')."""
+    a = numpy.arange(6)
+    for f in (lambda xp, a: a.reshape(xp.asarray([2, 3])), lambda xp, a: a.reshape(xp.asarray(6)),
+              lambda xp, a: a.reshape(xp.asarray([[2, 3]])), lambda xp, a: a.reshape(2, 3).transpose(xp.asarray([1, 0])),
+              lambda xp, a: a.transpose(xp.asarray([0])), lambda xp, a: a.reshape([xp.int8(2), xp.int8(3)])):
+        assert_matches(f, a)

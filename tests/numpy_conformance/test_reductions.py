@@ -164,6 +164,18 @@ def test_var_std_with_wide_unsigned_dtype_wrap(dt):
             assert_matches(lambda xp, a: xp.var(a.astype(dt), **kw), a)
 
 
+@pytest.mark.parametrize("make", [lambda xp: xp.int64(1), lambda xp: xp.float32(1.5), lambda xp: xp.array(1),
+                                  lambda xp: xp.int8(0)])
+def test_ddof_as_numpy_scalar(make):
+    """ddof/correction given as a NumPy scalar or 0-D array are numbers (ours reached torch arithmetic:
+    AttributeError or TypeError)."""
+    a = numpy.arange(6.0).reshape(2, 3)
+    for f in (lambda xp, a: xp.var(a, ddof=make(xp)), lambda xp, a: xp.std(a, axis=1, ddof=make(xp)),
+              lambda xp, a: xp.std(a, correction=make(xp)), lambda xp, a: xp.nanvar(a, ddof=make(xp)),
+              lambda xp, a: xp.var(a, ddof=make(numpy))):
+        assert_matches(f, a)
+
+
 @pytest.mark.parametrize("dt", ["int8", "int64", "uint64", "bool"])
 def test_std_of_integer_dtype_roots_the_cast_variance(dt):
     """A 0-D std with an integer dtype= is NumPy's sqrt of the variance already cast to it: an empty array's NaN

@@ -232,6 +232,21 @@ def test_histogram_edges_and_weights(a, density):
     assert_matches(lambda xp, a: xp.histogram(a, bins=4, weights=w.astype(numpy.float32)), a)
 
 
+@pytest.mark.parametrize("make", [lambda xp: xp.int64(1), lambda xp: xp.array(1), lambda xp: xp.int8(-2),
+                                  lambda xp: xp.array([0, 1])])
+def test_statistics_axis_as_numpy_integer(make):
+    """An axis given as a NumPy integer scalar or 0-D array is one axis (median and quantiles iterated it as a
+    sequence: TypeError 'iteration over a 0-d array')."""
+    a = numpy.arange(6.0).reshape(2, 3)
+    for xp_axis in (False, True):
+        def axis(xp):
+            return make(xp if xp_axis else numpy)
+        for f in (lambda xp, a: xp.median(a, axis=axis(xp)), lambda xp, a: xp.percentile(a, 50, axis=axis(xp)),
+                  lambda xp, a: xp.nanquantile(a, [0.5], axis=axis(xp), keepdims=True),
+                  lambda xp, a: xp.average(a, axis=axis(xp))):
+            assert_matches(f, a)
+
+
 @pytest.mark.parametrize("rng", [(numpy.float32(1), numpy.float32(3)), (numpy.uint8(1), numpy.uint8(3)),
                                  (numpy.float16(0.5), 3), (numpy.array(1.0, numpy.float32), 3.0), (1, 3)])
 def test_histogram_range_of_numpy_scalars(rng):
