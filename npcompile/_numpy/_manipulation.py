@@ -195,14 +195,24 @@ def swapaxes(a, axis1, axis2):
 
 def moveaxis(a, source, destination):
     a = asarray(a)
-    src = normalize_axis_tuple(source, a.ndim, "source")
-    dst = normalize_axis_tuple(destination, a.ndim, "destination")
+    src = normalize_axis_tuple(_axes(source), a.ndim, "source")
+    dst = normalize_axis_tuple(_axes(destination), a.ndim, "destination")
     if len(src) != len(dst):
         raise ValueError("`source` and `destination` arguments must have the same number of elements")
     perm = [i for i in range(a.ndim) if i not in src]
     for d, s in sorted(zip(dst, src)):
         perm.insert(d, s)
     return view_of(a, torch.permute(a.tensor, perm))
+
+
+def _axes(v):
+    """moveaxis's axes as NumPy reads them: one index, or else a sequence (an array of axes is iterated)."""
+    if isinstance(v, (tuple, list)):
+        return v
+    try:
+        return operator.index(v)
+    except TypeError:
+        return tuple(v)
 
 
 def rollaxis(a, axis, start=0):

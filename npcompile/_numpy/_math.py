@@ -438,7 +438,8 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
             d = diff(xt, axis=axis)
     hi, lo = wrap(_along(yt, ax, 1)), wrap(_along(yt, ax, None, -1))
     terms = U.multiply(d, U.add(hi, lo)) / 2.0  # always inexact: add.reduce keeps the dtype
-    return wrap(terms.tensor.sum(axis))  # NumPy's axis as given: a 2-D ``x`` may broadcast the terms up
+    return wrap(terms.tensor.sum(operator.index(axis)))  # NumPy's axis as given: a 2-D ``x`` may broadcast the
+    # terms up (an index: a NumPy integer axis reached torch's sum as an array)
 
 
 def unwrap(p, discont=None, axis=-1, *, period=2 * math.pi):

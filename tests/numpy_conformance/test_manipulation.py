@@ -719,3 +719,12 @@ def test_require_errors():
                                                              shapes(max_dims=2, max_side=3))))
 def test_copyto_where(dst, where):
     assert_matches(lambda xp, d, w: xp.copyto(d, 7, where=w), dst, where, check_inputs=True)
+
+
+def test_moveaxis_axes_as_arrays_and_numpy_integers():
+    """moveaxis reads each of source/destination as one index or else iterates it (an array of axes), as NumPy's
+    normalize_axis_tuple (an array raised TypeError)."""
+    a = numpy.ones((2, 3, 4))
+    for make in (lambda xp: (xp.asarray([0]), xp.asarray([2])), lambda xp: (xp.int64(0), xp.int8(-1)),
+                 lambda xp: (xp.asarray(1), 0), lambda xp: (xp.asarray([0, 1]), [2, 0])):
+        assert_matches(lambda xp, a: xp.moveaxis(a, *make(xp)).shape, a)

@@ -527,3 +527,11 @@ def test_array_namespace_info_and_astype():
     assert_matches(lambda xp: xp.astype([1, 2], "f8"))
     x = shim.asarray(a)
     assert shim.astype(x, "int16", copy=False) is x and shim.astype(x, "int16") is not x
+
+
+def test_trapezoid_axis_as_numpy_integer():
+    """A NumPy integer axis is an index (it reached torch's sum as an array: RuntimeError)."""
+    a = numpy.arange(6.0).reshape(2, 3)
+    for make in (lambda xp: xp.int64(0), lambda xp: xp.int8(-1), lambda xp: xp.asarray(1)):
+        assert_matches(lambda xp, a: xp.trapezoid(a, axis=make(xp)), a)
+        assert_matches(lambda xp, a: xp.trapezoid(a, x=xp.asarray([0.0, 1.0, 3.0]), axis=make(xp)), a)
