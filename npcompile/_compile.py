@@ -109,6 +109,7 @@ class CompileError(RuntimeError):
 
 def _unpack_args(mask, args, kwargs):
     pos, _, kw = mask.partition("|")
+    kw = kw.partition("|")[0]  # (after it: the aliased arguments' offsets, see _alias_mask)
     if pos:
         args = tuple(a.numpy() if c == "1" else _read_only(a.numpy(), a.shape) if c == "2" else a
                      for a, c in zip(args, pos))
@@ -255,12 +256,21 @@ class _Region:
 
 def _view_of(a, ptr, t, strides=None):
     """A new NumPy array over ``a``'s memory at address ``ptr`` with ``t``'s shape and dtype, and ``t``'s
-    strides or the byte ``strides`` given; read-only where ``a`` is."""
+    strides or the byte ``strides`` given; read-only where ``a`` is.  Its ``.base`` is the array owning the
+    memory, as for a view NumPy makes (``f(x)`` returning ``x[1:]``: ``.base is x``), where that array exports
+    its buffer (a contiguous one); else a ``_Region``."""
     d = _NP_DTYPES[t.dtype]
-    n = d.itemsize
-    interface = {"version": 3, "data": (ptr, not a.flags.writeable), "typestr": d.str, "shape": tuple(t.shape),
-                 "strides": strides or tuple(s * n for s in t.stride())}
-    return _np.asarray(_Region(interface, a))
+    shape, strides = tuple(t.shape), strides or tuple(s * d.itemsize for s in t.stride())
+    root = _array_root(a)
+    try:
+        v = _np.ndarray(shape, d, buffer=root, offset=ptr - root.__array_interface__["data"][0], strides=strides)
+    except (ValueError, TypeError, BufferError):
+        interface = {"version": 3, "data": (ptr, not a.flags.writeable), "typestr": d.str, "shape": shape,
+                     "strides": strides}
+        return _np.asarray(_Region(interface, a))
+    if not a.flags.writeable:
+        v.flags.writeable = False
+    return v
 
 
 def _unpack_out(x, args, kwargs, io):
@@ -337,6 +347,15 @@ def _alias_fix(arrays, tensors):
             out[i] = rt.as_strided(a.shape, [s // isz for s in a.strides], rt.storage_offset() + off // isz)
     # identical objects passed twice: one tensor
     return out
+
+
+def _alias_mask(mask, tensors):
+    """``mask`` with the storage offsets of the arguments, for a call whose arguments view one array.  torch's
+    compiled graphs regenerate such views at the offsets they were traced with, and Dynamo does not guard the
+    offsets: ``f(y, y[:, k])`` writing into ``y`` gave k=0's answer for every later k (torch 2.13, plain
+    torch.compile too).  In the mask (a constant Dynamo guards), each layout is a specialization of its own."""
+    pos, _, kw = mask.partition("|")
+    return f"{pos}|{kw}|" + ",".join(str(t.storage_offset()) for t in tensors)
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -676,6 +695,7 @@ def _make_wrapper(state: _Compiled):
             if fixed is not in_tensors:
                 _replace_tensors(targs, kwargs, in_tensors, fixed)
                 in_tensors = fixed
+                mask = _alias_mask(mask, fixed)
         run_tensors = in_tensors
         if n_in and _tf_stack_len():  # (a device context is a torch function mode: none, nothing to ask)
             device = _devices.run_device()
