@@ -1004,6 +1004,130 @@ def _list_call_method(self, tx, name, args, kwargs):
     return _ORIG_LIST_CALL_METHOD(self, tx, name, args, kwargs)
 
 
+# --------------------------------------------------------------------------------------------------------------
+# builtin ``max(items, key=f)`` / ``min(items, key=f)`` where the keys are NumPy values: Dynamo's min/max handler
+# takes no ``key`` (a graph break).  For a constant-length sequence (a range, list or tuple) of constant ints or
+# of arrays of one shape and dtype whose keys are 0-d NumPy values of one dtype, the selection is recorded as
+# Python makes it: scanning in order, an item replaces the best so far only when its key compares ``>`` (min:
+# ``<``) -- so the first maximal item wins a tie and a NaN key is never taken past the first item (a comparison
+# with NaN is False).  Each step is a NumPy comparison and ``np.where``; an int item comes back as a Python int
+# (``int()`` of the chosen value, as ``int(a[0])``), an array item as an array equal to the chosen one.
+# Without a key, ``max(a, b, ...)`` of 0-d NumPy values of one dtype is the same scan (_select_0d).  Everything
+# else (mixed dtypes, other items, a key of Python values, more than _SELECT_MAX_ITEMS items) is Dynamo's.
+# --------------------------------------------------------------------------------------------------------------
+
+_ORIG_BUILTIN_CALL = _require(_require(_dy_builtin, "BuiltinVariable"), "call_function")
+_SELECT_MAX_ITEMS = 64  # (three graph nodes per item: longer sequences keep Dynamo's behaviour)
+
+
+def _builtin_call_function(self, tx, args, kwargs):
+    if (self.fn is max or self.fn is min) and args and set(kwargs) <= {"key"}:
+        key = kwargs["key"].realize() if kwargs else None
+        if key is not None and key.is_python_constant() and key.as_python_constant() is None:
+            key = None  # (``key=None``: no key)
+        items = [a.realize() for a in args]
+        chosen = _select_by_key(self.fn, tx, items, key) if key is not None else _select_0d(self.fn, tx, items)
+        if chosen is not None:
+            return chosen
+    return _ORIG_BUILTIN_CALL(self, tx, args, kwargs)
+
+
+def _example(v):
+    ev = v.as_proxy().node.meta.get("example_value") if isinstance(v, _NumpyNdarrayVariable) else None
+    return ev if isinstance(ev, torch.Tensor) else None
+
+
+def _select_items(tx, args, ints=True):
+    """The items of ``max(iterable, ...)`` / ``max(a, b, ...)``: with ``ints``, when they are ints or arrays as
+    described above; else all of them (2 to _SELECT_MAX_ITEMS)."""
+    from torch._dynamo.variables.constant import ConstantVariable
+
+    if len(args) > 1:
+        items = list(args)
+    elif isinstance(args[0], (_dy_lists.RangeVariable, _dy_lists.BaseListVariable)):
+        try:
+            items = [v.realize() for v in args[0].unpack_var_sequence(tx)]
+        except Exception:
+            return None
+    else:
+        return None
+    if not 2 <= len(items) <= _SELECT_MAX_ITEMS:
+        return None
+    if not ints:
+        return items
+    if all(isinstance(v, ConstantVariable) and type(v.as_python_constant()) is int
+           and -2 ** 63 <= v.as_python_constant() < 2 ** 63 for v in items):
+        return items
+    evs = [_example(v) for v in items]
+    if all(ev is not None and ev.ndim >= 1 and ev.dtype == evs[0].dtype and _same_shape(ev, evs[0]) for ev in evs):
+        return items
+    return None
+
+
+def _same_shape(a, b):
+    """Whether two fake tensors' shapes are known equal (also when they are symbolic: no guard is added)."""
+    from torch.fx.experimental.symbolic_shapes import statically_known_true
+
+    return a.ndim == b.ndim and all(x is y or statically_known_true(x == y) for x, y in zip(a.shape, b.shape))
+
+
+def _select_by_key(fn, tx, args, key):
+    from torch._dynamo.variables.builtin import BuiltinVariable
+
+    items = _select_items(tx, args)
+    if items is None:
+        return None
+    keys = [key.call_function(tx, [v], {}) for v in items]
+    evs = [_example(k) for k in keys]
+    if not all(ev is not None and ev.ndim == 0 for ev in evs) or len({ev.dtype for ev in evs}) != 1 \
+            or evs[0].dtype.is_complex:
+        return None  # (Dynamo's own path: a graph break, whose retrace drops what the keys recorded)
+    best = _scan(fn, tx, keys, items)
+    if isinstance(items[0], _NumpyNdarrayVariable):
+        return best
+    return BuiltinVariable(int).call_function(tx, [best], {})
+
+
+def _select_0d(fn, tx, args):
+    """``max(a, b, ...)`` / ``max([a, b, ...])`` of 0-d NumPy values of one dtype, all NumPy scalars or all 0-d
+    arrays: Dynamo records ``np.maximum``, which takes a NaN wherever it is (Python keeps the first item when a
+    comparison with NaN is False) and promotes mixed dtypes (Python returns one of the values).  The same scan
+    as with a key, the values being their own keys; the result is made the items' kind (``np.asarray`` of a
+    scalar, ``[()]`` of a 0-d array) where ``np.where`` made the other."""
+    from torch._dynamo.variables.builtin import BuiltinVariable
+    from torch._dynamo.variables.lists import TupleVariable
+
+    items = _select_items(tx, args, ints=False)
+    if items is None:
+        return None
+    evs = [_example(v) for v in items]
+    if not all(ev is not None and ev.ndim == 0 for ev in evs) or evs[0].dtype.is_complex \
+            or len({(ev.dtype, ARRAY0D in ev.__dict__) for ev in evs}) != 1:
+        return None
+    best = _scan(fn, tx, items, items)
+    array0d = ARRAY0D in evs[0].__dict__
+    if array0d == (ARRAY0D in _example(best).__dict__):
+        return best
+    if array0d:
+        return _NumpyVariable(_np.asarray).call_function(tx, [best], {})
+    return BuiltinVariable(operator.getitem).call_function(tx, [best, TupleVariable([])], {})
+
+
+def _scan(fn, tx, keys, items):
+    """Python's selection: the first item whose key is maximal (min: minimal), comparing in order with ``>``
+    (``<``), recorded as a NumPy comparison and ``np.where`` (two with a key) per item after the first."""
+    from torch._dynamo.variables.builtin import BuiltinVariable
+
+    where = _NumpyVariable(_np.where)
+    better = BuiltinVariable(operator.gt if fn is max else operator.lt)
+    best_key, best = keys[0], items[0]
+    for k, v in zip(keys[1:], items[1:]):
+        taken = better.call_function(tx, [k, best_key], {})
+        best_key = where.call_function(tx, [taken, k, best_key], {})
+        best = best_key if keys is items else where.call_function(tx, [taken, v, best], {})
+    return best
+
+
 def _numpy_var_call_function(self, tx, args, kwargs):
     if not isinstance(self.value, type) and not _can_constant_fold_through(None, shim_function_for(self.value)):
         _break_in_try(tx, getattr(self.value, "__name__", "a NumPy function"))
@@ -1764,6 +1888,11 @@ def _patch_table():
         # lists.ListVariable.call_method ("sort", also under ``sorted``): (key, array) pairs with distinct constant
         # keys sort by the keys instead of a graph break (_list_call_method).
         (_dy_lists.ListVariable, "call_method", _list_call_method),
+        # builtin.BuiltinVariable.call_function (not its call_max/call_min: _make_handler caches the bound handler
+        # past the patch): ``max(items, key=f)`` / ``min(...)`` with NumPy keys traced as Python selects instead of
+        # a graph break (_select_by_key); ``max(a, b)`` of 0-d NumPy values selects as Python does, not
+        # ``np.maximum`` (_select_0d: NaN).
+        (_dy_builtin.BuiltinVariable, "call_function", _builtin_call_function),
     ]
     # TensorVariable.nb_<op>_impl on NumpyNdarrayVariable (torch 2.13): the NumPy operator (_NUMBER_PROTOCOL).
     table += [(_NumpyNdarrayVariable, f"nb_{name}_impl", _number_protocol(op)) for name, op in _NUMBER_PROTOCOL.items()
