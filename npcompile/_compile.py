@@ -689,6 +689,7 @@ def _make_wrapper(state: _Compiled):
             has_base = has_base or has_base_k
             need_grad = need_grad or need_grad_k
         n_in = len(in_arrays)
+        direct_ok = True
         if n_in > 1 and (has_base or (in_arrays[0] is in_arrays[1] if n_in == 2
                                       else len(set(map(id, in_arrays))) != n_in)):
             fixed = _alias_fix(in_arrays, in_tensors)
@@ -696,6 +697,10 @@ def _make_wrapper(state: _Compiled):
                 _replace_tensors(targs, kwargs, in_tensors, fixed)
                 in_tensors = fixed
                 mask = _alias_mask(mask, fixed)
+                # Views among them take Dynamo's own path: the direct one ran a cached graph of them wrong
+                # ('too many values to unpack', or other values) from its second call.  (One array passed
+                # twice is right there.)
+                direct_ok = not has_base
         run_tensors = in_tensors
         if n_in and _tf_stack_len():  # (a device context is a torch function mode: none, nothing to ask)
             device = _devices.run_device()
@@ -713,7 +718,7 @@ def _make_wrapper(state: _Compiled):
         try:
             if type(moved) is _copies.Copies:
                 moved.snapshot()  # code Dynamo runs uncompiled (after a break) may write into the copies, uncounted
-            out = direct(mask, tuple(targs), kwargs) if direct.table else _MISS
+            out = direct(mask, tuple(targs), kwargs) if direct.table and direct_ok else _MISS
             if out is _MISS:
                 prior = _set_eval_frame(callback)
                 try:

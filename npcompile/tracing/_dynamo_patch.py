@@ -1101,6 +1101,12 @@ def _select_0d(fn, tx, args):
     if items is None:
         return None
     evs = [_example(v) for v in items]
+    if all(ev is not None and ev.ndim == 0 for ev in evs) and len({ev.dtype for ev in evs}) > 1:
+        from torch._dynamo.exc import unimplemented  # (np.maximum would promote: max(int64(3), 2.5) gave 3.0)
+
+        unimplemented(gb_type="npcompile: max/min of mixed dtypes", context=fn.__name__, hints=[],
+                      explanation=f"{fn.__name__}() of NumPy scalars of different dtypes returns one of them, "
+                                  "whose type the data decides: it runs in Python")
     if not all(ev is not None and ev.ndim == 0 for ev in evs) or evs[0].dtype.is_complex \
             or len({(ev.dtype, ARRAY0D in ev.__dict__) for ev in evs}) != 1:
         return None

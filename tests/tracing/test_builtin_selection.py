@@ -153,3 +153,13 @@ def test_key_none_list_argument_and_new_shapes():
     for n in (3, 4, 5, 6):  # the later shapes compile dynamic
         x = np.random.default_rng(n).standard_normal((n, n + 1))
         assert same(compiled(x), rows(x))
+
+
+def test_scalars_of_two_dtypes_keep_the_chosen_ones_type():
+    """max/min of NumPy scalars of different dtypes return one of them, of its own dtype: run in Python (np.maximum
+    would promote: max(int64(3), float64(2.5)) gave float64(3.0))."""
+    def f(x):
+        i = x.astype(np.int64)
+        return max(i[0], x[1]), min(i[0], x[1]), max(i[2], x[1]), min(x[1], i[2])
+
+    run(f, np.array([3.0, 2.5, 1.0]))

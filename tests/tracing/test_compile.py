@@ -538,3 +538,28 @@ def test_arguments_viewing_one_array_at_new_offsets():
         f(want, want[:, k])
         compiled(got, got[:, k])
         assert same(got, want), k
+
+
+def _write_shifted(a, b):
+    a[1:] = b[:-1] * 2
+    return a
+
+
+def _multiply_into(a, out):
+    np.multiply(a, 2, out=out)
+    return out
+
+
+@pytest.mark.parametrize("fn, views", [
+    (_write_shifted, lambda x: (x[::2], x[1::2])),
+    (_write_shifted, lambda x: (x[1:], x[:-1])),
+    (_multiply_into, lambda x: (x[:-1], x[1:])),
+    pytest.param(_write_shifted, lambda x: (x[::2], x[1::2]), marks=pytest.mark.inductor, id="inductor"),
+])
+def test_repeated_calls_with_arguments_viewing_one_array(fn, views, request):
+    """Cached calls of arguments that view one array, written through one: NumPy's answer on every call (the
+    direct path ran them wrong from the second call: wrong values, or 'too many values to unpack')."""
+    compiled = C.compile(fn, backend="inductor" if "inductor" in request.node.name else "aot_eager")
+    for k in range(1, 4):
+        want, got = np.arange(16.0) * k, np.arange(16.0) * k
+        assert same(compiled(*views(got)), fn(*views(want))) and same(got, want), k
