@@ -8,6 +8,7 @@ cached per dtype combination, so our answers are NumPy's by construction.
 from __future__ import annotations
 
 import builtins
+import math
 
 import numpy as _np
 import torch
@@ -135,11 +136,22 @@ class generic(metaclass=_ScalarMeta):
 
     _np_type = _np.generic
 
-    def __new__(cls, value=0, /):
+    def __new__(cls, value=0, /, *imag):
         if not hasattr(cls, "_np_dtype"):
             raise TypeError(f"cannot create instances of abstract type {cls.__name__!r}")
         from ._creation import _array
 
+        kind = cls._np_dtype.kind
+        if imag:  # complex types take (real, imag), as Python's complex
+            if kind != "c" or len(imag) > 1:
+                raise TypeError(f"{cls.__name__} takes at most {2 if kind == 'c' else 1} arguments "
+                                f"({1 + len(imag)} given)")
+            value = complex(value, imag[0])
+        elif value is None:  # NumPy's conversion of None: NaN, False, and int()'s error for integers
+            if kind in "iu":
+                raise TypeError("int() argument must be a string, a bytes-like object or a real number, not "
+                                "'NoneType'")
+            value = False if kind == "b" else complex(math.nan, math.nan) if kind == "c" else math.nan
         return _array(value, cls._np_dtype, True, "K")  # not ``array``, whose 0-d results are arrays
 
 

@@ -49,6 +49,16 @@ def test_scalar_construction():
         shim.floating(1.0)  # abstract
 
 
+@pytest.mark.parametrize("name, args", [
+    ("float64", (None,)), ("float16", (None,)), ("complex64", (None,)), ("bool", (None,)), ("uint8", (None,)),
+    ("int64", (None,)), ("complex128", (1, 2)), ("complex64", (1.5, -2)), ("complex128", (numpy.inf, -0.0)),
+    ("float64", (1, 2)), ("complex128", (1, 2, 3)), ("complex128", ("1", 2)),
+])
+def test_scalar_construction_from_none_and_two_parts(name, args):
+    """None is NaN, False, or int()'s TypeError; complex types take (real, imag) as Python's complex."""
+    assert_matches(lambda xp: getattr(xp, name)(*args))
+
+
 @pytest.mark.parametrize("name", ABSTRACT)
 def test_abstract_hierarchy(name):
     t, nt = getattr(shim, name), getattr(numpy, name)
