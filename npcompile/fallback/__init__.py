@@ -118,6 +118,8 @@ def _np_name(text: str) -> str:
 # and compiled draws are seeded from that state (npcompile.tracing._seeding).
 REAL_NUMPY_ONLY = frozenset(("seed", "get_state", "set_state"))
 
+_OBJECT_DTYPE = ("fallback", "object dtype", "object arrays are not compiled")
+
 # The reason npcompile.tracing._loops gives the runner of a loop it outlined (a deliberate graph break).
 OUTLINED_LOOP = "npcompile outlined this loop"
 
@@ -166,7 +168,7 @@ def classify(text: str) -> tuple[str, str, str]:
         if what.startswith("numpy.ma.") or "MaskedArray" in what:
             feat = "masked arrays"
         elif "BuiltinVariable(object)" in t:  # dtype=object
-            return "fallback", "object dtype", "object arrays are not compiled"
+            return _OBJECT_DTYPE
         elif m:
             feat = f"ndarray subclass {what}"
         else:
@@ -196,7 +198,7 @@ def classify(text: str) -> tuple[str, str, str]:
         what = f"{m.group(1)}() of an array" if m else "a NumPy call giving no array (errstate, formatting...)"
         return "graph_break", what, f"{what} runs in Python"
     if "astype(object)" in t or "astype('O')" in t:
-        return "fallback", "object dtype", "object arrays are not compiled"
+        return _OBJECT_DTYPE
     if "tostring" in t or "tobytes" in t:
         return "fallback", "ndarray.tobytes", "ndarray.tobytes/tostring is not compiled"
     if t.startswith("generic_jump"):  # (Dynamo's text for a jump on a value it cannot decide)

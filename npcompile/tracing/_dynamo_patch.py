@@ -337,8 +337,8 @@ def _ndarray_python_type(self):
     """NumpyNdarrayVariable.python_type (what ``type(v)`` and ``isinstance(v, T)`` read): a NumPy scalar (a 0-d
     value without ARRAY0D, ``a[0]``, ``a.sum()``) has its NumPy scalar type, as in NumPy: ``isinstance(a[0],
     np.floating)`` was False, ``isinstance(a[0], np.ndarray)`` True, and ``type(a.sum()) is np.float64`` False."""
-    ev = self.as_proxy().node.meta.get("example_value")
-    if isinstance(ev, torch.Tensor) and ev.ndim == 0 and ARRAY0D not in ev.__dict__:
+    ev = _example(self)
+    if ev is not None and ev.ndim == 0 and ARRAY0D not in ev.__dict__:
         return _shim()._dtypes.from_torch(ev.dtype).type
     return _np.ndarray
 
@@ -859,7 +859,7 @@ def _round_to_int(a, tx):
     even as Python does (``np.rint``; integers as they are), and ``int()`` converts, as ``int(x)`` does."""
     from torch._dynamo.variables.builtin import BuiltinVariable
 
-    value = a.as_proxy().node.meta["example_value"]
+    value = _example(a)
     dtype = value.dtype
     if value.ndim or ARRAY0D in value.__dict__ or dtype.is_complex or dtype == torch.bool:  # (NumPy's TypeError)
         return _ORIG_NDARRAY_CALL_METHOD(a, tx, "__round__", [], {})
@@ -1033,6 +1033,7 @@ def _builtin_call_function(self, tx, args, kwargs):
 
 
 def _example(v):
+    """The fake tensor an array variable stands for, or None."""
     ev = v.as_proxy().node.meta.get("example_value") if isinstance(v, _NumpyNdarrayVariable) else None
     return ev if isinstance(ev, torch.Tensor) else None
 
@@ -1780,10 +1781,10 @@ def _tx_inline_user_function_return(self, fn, args, kwargs, allow_nested_graph_b
     return _ORIG_TX_INLINE(self, fn, args, kwargs, allow_nested_graph_breaks)
 
 
-# Python's number protocol on arrays (torch 2.13's ``object_protocol``): ``abs(a)``, and the products and sums of
-# its polyfills (``math.prod(a)``), reach TensorVariable's ``nb_*_impl``, which record torch's operator and give a
-# torch tensor: ``abs(x[0])`` returned a torch.Tensor from a compiled function.  On arrays each goes through the
-# builtin operator instead, the NumPy operator path (``ShimOperatorCall``).
+# Python's number protocol on arrays (torch 2.13's ``object_protocol``): ``abs(a)`` reaches TensorVariable's
+# ``nb_*_impl``, which record torch's operator and give a torch tensor: ``abs(x[0])`` returned a torch.Tensor from a
+# compiled function.  On arrays each goes through the builtin operator instead, the NumPy operator path
+# (``ShimOperatorCall``).
 _NUMBER_PROTOCOL = {"negative": operator.neg, "positive": operator.pos, "absolute": operator.abs,
                     "add": operator.add, "subtract": operator.sub, "multiply": operator.mul,
                     "true_divide": operator.truediv, "floor_divide": operator.floordiv, "remainder": operator.mod,

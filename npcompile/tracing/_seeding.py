@@ -7,7 +7,7 @@ graph that draws seeds torch's generator (CPU, and the CUDA device it draws on) 
 state (one draw from it), or from the shim's own ``np.random.seed`` generator where code written against the
 shim set one, and puts torch's state back afterwards: compiled draws depend on the NumPy seed alone, and torch's
 own stream is left as it was.  ``np.random.seed``/``get_state``/``set_state`` themselves run in real NumPy
-(``_dynamo_patch.REAL_NUMPY_ONLY``), where a graph could not keep their effect.
+(``npcompile.fallback.REAL_NUMPY_ONLY``), where a graph could not keep their effect.
 """
 
 from __future__ import annotations
