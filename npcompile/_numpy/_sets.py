@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import math
 import operator
-from typing import NamedTuple
 
 import torch
+# NumPy's own named results: a result's type is NumPy's, in the shim and out of compiled code
+from numpy.lib._arraysetops_impl import UniqueAllResult, UniqueCountsResult, UniqueInverseResult
 
 from . import _dtypes
 from ._indexing import _moved
@@ -21,23 +22,6 @@ from ._sorting import _argsort
 
 __all__ = ["unique", "unique_all", "unique_counts", "unique_inverse", "unique_values", "isin", "intersect1d",
            "union1d", "setdiff1d", "setxor1d", "UniqueAllResult", "UniqueCountsResult", "UniqueInverseResult"]
-
-
-class UniqueAllResult(NamedTuple):
-    values: ndarray
-    indices: ndarray
-    inverse_indices: ndarray
-    counts: ndarray
-
-
-class UniqueCountsResult(NamedTuple):
-    values: ndarray
-    counts: ndarray
-
-
-class UniqueInverseResult(NamedTuple):
-    values: ndarray
-    inverse_indices: ndarray
 
 
 # ---------------------------------------------------------------- unique
