@@ -16,7 +16,7 @@ from ._ndarray import _is_contiguous, as_array0d, is_array0d, ndarray, view_of, 
 from ._normalize import (
     _from_numpy, _holds_tensor, as_tensor, as_tensor_dtype, broadcast_shape, cast, normalize_axis_index, normalize_shape,
 )
-from ._trace import check
+from ._trace import check, traced_int
 
 __all__ = ["array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray", "copy", "empty", "zeros",
            "ones", "full", "empty_like", "zeros_like", "ones_like", "full_like", "arange", "linspace", "logspace",
@@ -221,6 +221,7 @@ def assign(dst: torch.Tensor, src, casting="same_kind", where=True):
     (Python scalars are weak, NEP 50: NumPy itself converts them, so an int that does not fit raises
     OverflowError), then the cast is unsafe.  ``where`` (bool array-like) selects the elements written."""
     d = _dtypes.from_torch(dst.dtype)
+    src = traced_int(src, d)
     if type(src) in (bool, int, float, complex):  # a constant: NumPy converts it, with its own checks
         z = _np.empty((), d)
         _np.copyto(z, src, casting=casting)

@@ -20,7 +20,7 @@ from torch.fx.experimental.symbolic_shapes import guard_or_false
 
 from .._errors import VALUE_TAG, UnsupportedFeature
 from . import _dtypes
-from ._trace import check, is_tracing
+from ._trace import check, is_tracing, traced_int
 from ._ndarray import is_array0d, ndarray, view_of, wrap
 from ._normalize import (
     ArrayLike, OutArray, as_tensor, broadcast_shape, cast, check_out, copy_to_out, normalize_axis_index, normalizer,
@@ -35,6 +35,7 @@ __all__ = ["take", "put", "take_along_axis", "put_along_axis", "choose", "compre
 _INDEX_ERROR = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean "
                 "arrays are valid indices")
 _PY_SCALARS = (builtins.bool, builtins.int, builtins.float, builtins.complex)
+_WEAK_SCALARS = _PY_SCALARS + (torch.SymBool, torch.SymInt, torch.SymFloat)  # with those Dynamo traces
 _INT, _SLICE, _NEW, _ELL, _BOOL0, _MASK, _ARR = range(7)
 
 
@@ -383,6 +384,7 @@ def setitem(a: ndarray, index, value):
     if not a._writeable:
         raise ValueError("assignment destination is read-only")
     t = a.tensor
+    value = traced_int(value, _dtypes.from_torch(t.dtype))
     if type(index) is ndarray and _assign_one_array(t, index.tensor, value):
         return
     left = _simple(t, index)
@@ -853,6 +855,7 @@ def where(condition, x=None, y=None, /):
                 return wrap(torch.where(c, tx, ty))
             except RuntimeError:
                 pass  # the general path raises NumPy's error
+    x, y = traced_int(x, _dtypes.int64), traced_int(y, _dtypes.int64)
     tx, ty = as_tensor(x), as_tensor(y)
     td = _common_dtype((x, y), (tx, ty))
     c, tx, ty = as_tensor(condition), tx.to(td), ty.to(td)
@@ -897,7 +900,7 @@ def nonzero(a: ArrayLike):
 
 def _common_dtype(values, tensors) -> torch.dtype:
     """The NEP 50 result dtype of ``values`` (converted to ``tensors``; Python scalars stay weak)."""
-    return _dtypes.to_torch(_dtypes.result_type(*(v if type(v) in _PY_SCALARS else t
+    return _dtypes.to_torch(_dtypes.result_type(*(v if type(v) in _WEAK_SCALARS else t
                                                   for v, t in zip(values, tensors))))
 
 

@@ -6,6 +6,7 @@ out-of-range parameters, NaN warnings) are skipped there and kept in eager mode.
 
 import weakref
 
+import numpy as np
 import torch
 from torch._subclasses.fake_tensor import is_fake
 from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols, guard_or_false, guard_or_true
@@ -63,3 +64,23 @@ def runtime_checks(fake_inputs) -> dict[str, tuple[type, str]]:
     mode = detect_fake_mode(fake_inputs)
     env = mode and mode.shape_env
     return {} if env is None else _checks.setdefault(env, {})
+
+
+
+def traced_int(v, d):
+    """A Python int operand for dtype ``d`` as the shim should take it: ``v`` itself, unless ``v`` is a traced int
+    (an int argument that Dynamo made dynamic, an ``int()`` of data) outside the range of ``d`` (of int64 for a
+    non-integer ``d``) or of int64, where a graph cannot carry it: then the constant it is (``int(v)``,
+    specialized), which the caller converts as NumPy does (OverflowError, or a uint64 value).  Keeping a traced
+    int unchecked gave the cast's wrapped value (``uint8_array + k`` with k=300).  An argument's range is guarded,
+    so a later call outside it traces again; a value read from the data is asserted when the code runs
+    (OverflowError), and is always an int64 there."""
+    if type(v) is not torch.SymInt:
+        return v
+    info = np.iinfo(d if d.kind in "iu" else np.int64)
+    lo, hi = max(info.min, -(2**63)), min(info.max, 2**63 - 1)
+    if free_unbacked_symbols(v.node.expr):
+        if (lo, hi) != (-(2**63), 2**63 - 1):
+            check((lo <= v) & (v <= hi), OverflowError, f"Python integer out of bounds for {d}")
+        return v
+    return v if lo <= v <= hi else int(v)

@@ -15,9 +15,10 @@ import warnings
 
 import numpy as _np
 import torch
+from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
 
 from .._errors import VALUE_TAG, UnsupportedFeature
-from ._trace import is_tracing
+from ._trace import is_tracing, traced_int
 from . import _dtypes
 from ._ndarray import ndarray, wrap
 from ._normalize import as_tensor, copy_to_out
@@ -225,6 +226,8 @@ class ufunc:
         except TypeError:
             self._check_python_ints(ops, key, dtype, out_dtypes)
             raise
+        if self.__name__ in _COMPARISONS and _compares_data_int(ops, loop):
+            loop = (_dtypes.int64, _dtypes.int64) + loop[2:]
         kernel, scalar_ok = self._loop_kernel(loop)
 
         res = self._constant_comparison(ops, loop)
@@ -443,11 +446,19 @@ def _fits(v, d):
 _SYMBOLIC = (torch.SymInt, torch.SymFloat, torch.SymBool)
 
 
+def _compares_data_int(ops, loop) -> bool:
+    """Whether a comparison's integer loop narrower than int64 meets an int read from the data (``a ==
+    int(b.max())``): NumPy compares such an int exactly, so the comparison runs in int64, which holds it."""
+    return all(d.kind in "iu" and d.itemsize < 8 for d in loop[:2]) and any(
+        type(op) is torch.SymInt and free_unbacked_symbols(op.node.expr) for op in ops)
+
+
 def _weak_scalar(v, d):
     """A Python scalar operand as the Python value of loop dtype ``d`` (NumPy 2 raises OverflowError for an
     out-of-range Python int; ``dtype=`` may force an unsafe cast, which truncates like NumPy's)."""
+    v = traced_int(v, d)
     if isinstance(v, _SYMBOLIC):
-        return v  # a traced scalar: checking or converting its value would specialize (recompile per value)
+        return v  # a traced scalar: converting its value would specialize (recompile per value)
     kind = d.kind
     if kind in "iu":
         if type(v) is builtins.int:
