@@ -12,7 +12,10 @@ Seeding: a ``RandomState(seed)`` or ``default_rng(seed)`` owns a ``torch.Generat
 ``seed(None)``) the module functions draw from torch's global generator, so ``torch.manual_seed`` also makes them
 reproducible.  Under ``npcompile.compile`` a ``torch.Generator`` cannot be traced: compiled code draws from
 torch's global generator, which each call seeds from NumPy's legacy global state (``npcompile.tracing._seeding``),
-so ``numpy.random.seed`` makes compiled runs reproducible.  The exception is ``numpy.random.default_rng(seed)`` called inside the compiled function with a constant seed: its draws with
+so ``numpy.random.seed`` makes compiled runs reproducible.  On the CPU, a graph's uniforms, normals and
+exponentials (and what is built on them) are keyed hashes of their positions instead (``_hashed_draws``: they
+fuse and use every core), so compiled code does not draw the numbers eager code would draw from the same torch
+state.  The exception is ``numpy.random.default_rng(seed)`` called inside the compiled function with a constant seed: its draws with
 constant arguments are constants, drawn by real NumPy at trace time (``npcompile.tracing._dynamo_patch``), so
 they are NumPy's exact stream.
 
@@ -34,7 +37,7 @@ import torch
 
 from .._errors import UnsupportedFeature
 from ._trace import is_tracing as _tracing
-from . import _dtypes, _unsupported
+from . import _dtypes, _hashed_draws, _unsupported
 from ._ndarray import is_array0d, ndarray, wrap
 from ._sorting import first_true
 from ._normalize import as_tensor, check_out, normalize_axis_index
@@ -173,13 +176,21 @@ class _Sampler:
         return None if _tracing() else self._gen
 
     # -------------------------------------------------------------- primitive draws (float64 tensors)
+    def _hashed(self):
+        """Whether draws are hashes of their position (``_hashed_draws``): in a graph, on the CPU."""
+        return self._device.type == "cpu" and _tracing()
+
     def _uniform01(self, shape, dtype=_F64):
+        if self._hashed():
+            return _hashed_draws.uniform(_hashed_draws.new_key(self._device), shape, dtype)
         return torch.rand(shape, generator=self._g(), dtype=dtype, device=self._device)
 
     def _open01(self, shape):
         return self._uniform01(shape).clamp_(min=_TINY)
 
     def _normal01(self, shape, dtype=_F64):
+        if self._hashed():
+            return _hashed_draws.normal(_hashed_draws.new_key(self._device), shape, dtype)
         if dtype != _F64 or self._device.type != "cpu":
             return torch.randn(shape, generator=self._g(), dtype=dtype, device=self._device)
         # torch's float64 normal on the CPU is a scalar loop (its vectorized one is float32 only), 2x slower than
@@ -192,6 +203,8 @@ class _Sampler:
         return torch.cat((r * torch.cos(angle), r * torch.sin(angle)))[:n].reshape(shape)
 
     def _exponential01(self, shape):
+        if self._hashed():  # inverse CDF on a uniform in [0, 1): fuses with its consumer
+            return -torch.log1p(-self._uniform01(shape))
         return torch.empty(shape, dtype=_F64, device=self._device).exponential_(1.0, generator=self._g())
 
     def _gamma01(self, alpha, shape):

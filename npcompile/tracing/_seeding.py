@@ -16,6 +16,7 @@ import numpy as _np
 import torch
 
 from .._numpy import random as _random
+from .._numpy._hashed_draws import GAMMA, mix64
 
 _SEED_SCALE = float(1 << 53)
 
@@ -52,6 +53,25 @@ def _next_seed() -> int:
     return int(_np.random.random() * _SEED_SCALE)
 
 
+# A CPU generator's state (torch 2.11 to 2.13): a header that a fresh ``manual_seed`` leaves as it must be, then
+# MT19937's 624 state words in 64-bit slots from byte 24 on, then a cache of normals marked empty.
+_CPU_STATE = torch.Generator().manual_seed(0).get_state()
+_CPU_WORDS = slice(24, 24 + 8 * 624)
+_POSITIONS = _np.arange(1, 625, dtype=_np.int64)
+
+
+def _seed(g: torch.Generator, seed: int) -> None:
+    """Seed ``g`` with all of ``seed``'s 53 bits.  A CPU generator's ``manual_seed`` keeps 32 (MT19937's
+    initialization), which would let two calls share their draws after about 77000 calls (the birthday bound
+    of 2**32); its state words are filled by SplitMix64 from the whole seed instead."""
+    if g.device.type != "cpu":
+        g.manual_seed(seed)
+        return
+    state = _CPU_STATE.clone()
+    state[_CPU_WORDS].view(torch.int64).numpy()[:] = mix64((_POSITIONS + seed) * GAMMA) & 0xFFFFFFFF
+    g.set_state(state)
+
+
 def seeded(compiled, devices):
     """``compiled`` drawing from torch's generators seeded by NumPy's legacy state at each call."""
     gens = _generators(devices)
@@ -60,7 +80,7 @@ def seeded(compiled, devices):
         seed = _next_seed()
         saved = [g.get_state() for g in gens]
         for g in gens:
-            g.manual_seed(seed)
+            _seed(g, seed)
         try:
             return compiled(*args)
         finally:

@@ -5,6 +5,7 @@ import pytest
 import torch
 
 import npcompile as C
+from npcompile.tracing import _seeding
 
 
 def draw(x):
@@ -64,3 +65,18 @@ def test_state_functions_run_in_numpy():
     name, u, v = C.compile(f, backend="aot_eager")(0.0)
     assert name == "MT19937"
     np.testing.assert_array_equal(u, v)
+
+
+def test_every_bit_of_the_per_call_seed_counts():
+    """torch's CPU ``manual_seed`` keeps 32 bits; the per-call seed keeps all 53, so seeds that differ only above
+    bit 32 draw differently, and a seed still fixes the draws."""
+    g = torch.Generator()
+
+    def draws(seed):
+        _seeding._seed(g, seed)
+        return torch.rand(8, generator=g, dtype=torch.float64)
+
+    low = draws(5)
+    assert not torch.equal(low, draws(5 + 2**32)) and not torch.equal(low, draws(5 + 2**52))
+    torch.testing.assert_close(low, draws(5), rtol=0, atol=0)
+    assert ((low >= 0) & (low < 1)).all() and len(set(low.tolist())) == 8
