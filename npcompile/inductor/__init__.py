@@ -35,8 +35,10 @@ _CPU_AND_CUDA = {
 
 # CPU only: Inductor's own CPU random numbers (a counter-based generator inlined per element, drawn in float32)
 # run slower than ATen's vectorized generators (mc_option 55 -> 32 ms, random_walk 268 -> 131 ms at one
-# thread); with ATen's generators a compiled draw is also the same stream the eager shim gives.  On CUDA,
-# Inductor's Triton RNG is fast and fuses, so it stays.
+# thread).  The draws that dominate NumPy code (uniforms, normals, exponentials) do not reach either: in a CPU
+# graph the shim computes them as hashes of their positions (``npcompile._numpy._hashed_draws``), which fuse
+# and run on every core; the rest (integers, gamma, Poisson...) stay ATen's.  On CUDA, Inductor's Triton RNG
+# is fast and fuses, so it stays.
 _CPU_ONLY = {"fallback_random": True}
 
 
@@ -47,8 +49,9 @@ def _cpu_passes() -> dict:
     from ._inline_growth import InlineGrowthPass
     from ._outer_reductions import OuterReductionPass
     from ._reinplace import ReinplacePass
+    from ._small_axis_reductions import SmallAxisReductionPass
 
-    return {"post_grad_custom_pre_pass": OuterReductionPass(),
+    return {"post_grad_custom_pre_pass": OuterReductionPass(first=SmallAxisReductionPass()),
             "post_grad_custom_post_pass": ReinplacePass(first=InlineGrowthPass(first=BoolMaskPass()))}
 
 

@@ -38,9 +38,14 @@ _MAX_ROW_BYTES = 32 * 1024  # wider rows: even a few of them overflow the cache,
 
 
 class OuterReductionPass(CustomGraphPass):
-    """Inductor post-grad pass (see the module docstring)."""
+    """Inductor post-grad pass (see the module docstring).  ``first``: another pass of ours to run before it."""
+
+    def __init__(self, first=None):
+        self.first = first
 
     def __call__(self, graph: torch.fx.Graph) -> None:
+        if self.first is not None:
+            self.first(graph)
         for node in list(graph.nodes):
             plan = _plan(node)
             if plan is not None:

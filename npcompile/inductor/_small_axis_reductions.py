@@ -1,0 +1,123 @@
+"""Reductions that keep a tiny innermost axis, computed one component at a time.
+
+Arrays of 2-, 3- and 4-vectors (positions, velocities, RGB) are reduced over their other axes all the time:
+``(d * w[:, :, None]).sum(axis=1)`` in an n-body step sums 3-vectors over the sources.  Inductor's C++ backend
+vectorizes such a reduction along the innermost axis, three lanes of sixteen, so everything the three components
+share (a distance, its power) is computed in scalar code once per vector of 3, and it opens one parallel region
+per output row.  Split into one reduction per component and stacked back, the reductions share their loops:
+Inductor fuses them into one kernel vectorized along an axis with many elements, the shared part computed once
+per element for all three sums.  The n-body step on 1000 bodies went from about 55 to 19 ms on one core.
+
+Only the loop order changes: each component's sum adds the same terms (in Inductor's order, as before).  It runs
+on CPU graphs of npcompile's own compiles only (``inductor_options`` installs it).
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+from torch._inductor.custom_graph_pass import CustomGraphPass
+
+aten = torch.ops.aten
+
+_REDUCTIONS = {aten.sum.dim_IntList, aten.mean.dim, aten.amax.default, aten.amin.default}
+_MAX_COMPONENTS = 4  # innermost axes up to this size are split (a vector holds 8 or 16 elements)
+_MIN_OTHER = 64  # ... when the other axes hold at least this many elements per component
+
+
+class SmallAxisReductionPass(CustomGraphPass):
+    """Inductor post-grad pass (see the module docstring).  ``first``: another pass of ours to run before it."""
+
+    def __init__(self, first=None):
+        self.first = first
+
+    def __call__(self, graph: torch.fx.Graph) -> None:
+        if self.first is not None:
+            self.first(graph)
+        for node in list(graph.nodes):
+            plan = _plan(node)
+            if plan is not None:
+                _rewrite(graph, node, *plan)
+
+    def uuid(self):
+        from . import code_version
+
+        return code_version()
+
+
+def _plan(node):
+    """(input, reduced dims, keepdim) when ``node`` reduces a tensor over axes other than its tiny last one."""
+    if node.op != "call_function" or node.target not in _REDUCTIONS or set(node.kwargs) - {"keepdim", "dim"}:
+        return None
+    x, dims = node.args[0], node.args[1] if len(node.args) > 1 else node.kwargs.get("dim")
+    keepdim = node.args[2] if len(node.args) > 2 else node.kwargs.get("keepdim", False)
+    val = getattr(x, "meta", {}).get("val")
+    if not isinstance(val, torch.Tensor) or val.device.type != "cpu" or val.ndim < 2 or not dims:
+        return None
+    if not all(isinstance(s, int) for s in val.shape):
+        return None
+    dims = sorted({d % val.ndim for d in dims})
+    k = val.shape[-1]
+    if not 2 <= k <= _MAX_COMPONENTS or dims[-1] == val.ndim - 1 or math.prod(val.shape) // k < _MIN_OTHER:
+        return None
+    return x, dims, bool(keepdim)
+
+
+def _pointwise(n) -> bool:
+    return (n.op == "call_function" and isinstance(n.target, torch._ops.OpOverload)
+            and torch.Tag.pointwise in n.target.tags)
+
+
+def _computed(n) -> bool:
+    """Whether ``n`` does arithmetic, not just a view of a graph input."""
+    while n.op == "call_function" and not _pointwise(n) and n.args and isinstance(n.args[0], torch.fx.Node):
+        n = n.args[0]  # through views (unsqueeze, expand, slice...)
+    return n.op == "call_function"
+
+
+class _Components:
+    """Component ``c`` of the reduced tensor: its last axis selected at ``c``, the selection pushed through the
+    elementwise ops that only it uses.  An operand that broadcasts along that axis (size 1) is shared by all
+    components; ``shared_work`` tells whether such an operand is computed, not just read."""
+
+    def __init__(self, graph, add):
+        self.graph, self.add, self.memo, self.shared_work = graph, add, {}, False
+
+    def __call__(self, n, c):
+        if not isinstance(n, torch.fx.Node) or n.meta["val"].ndim == 0:
+            return n
+        broadcast = n.meta["val"].shape[-1] == 1
+        key = (n, None if broadcast else c)
+        if key not in self.memo:
+            if broadcast:
+                self.shared_work |= _computed(n)
+                self.memo[key] = self.add(aten.select.int, n, -1, 0)
+            elif _pointwise(n) and len(n.users) == 1:
+                self.memo[key] = self.add(n.target, *torch.fx.node.map_arg(n.args, lambda a: self(a, c)), **n.kwargs)
+            else:
+                self.memo[key] = self.add(aten.select.int, n, -1, c)
+        return self.memo[key]
+
+
+def _rewrite(graph, node, x, dims, keepdim):
+    made = []
+
+    def add(target, *args, **kwargs):
+        new = graph.call_function(target, args, kwargs)
+        new.meta["val"] = target(*torch.fx.node.map_arg(args, lambda a: a.meta["val"]),
+                                 **torch.fx.node.map_arg(kwargs, lambda a: a.meta["val"]))
+        made.append(new)
+        return new
+
+    with graph.inserting_before(node):
+        component = _Components(graph, add)
+        parts = [add(aten.unsqueeze.default, add(node.target, component(x, c), dims, keepdim), -1)
+                 for c in range(x.meta["val"].shape[-1])]
+        if not component.shared_work:  # nothing shared to compute once: Inductor's own loops are as good
+            for n in reversed(made):
+                graph.erase_node(n)
+            return
+        out = add(aten.cat.default, parts, -1)
+    node.replace_all_uses_with(out)
+    graph.erase_node(node)
