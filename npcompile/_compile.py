@@ -413,18 +413,20 @@ class _Backend:
 
 
 def _has_checks(gm) -> bool:
-    """Whether the graph calls numpy.linalg, a power (``**``, ``np.power`` and its methods) or an item assignment,
-    whose data checks become assertions (``linalg._fail_if``, ``_ufuncs._int_power``, a masked assignment's
-    length in ``_indexing._assign_mask_traced``), or asserts on sizes that depend on the data (torch's, see
-    ``_errors.numpy_error``)."""
+    """Whether the graph calls numpy.linalg, a power (``**``, ``np.power`` and its methods), a ufunc's reduceat
+    or an item assignment, whose data checks become assertions (``linalg._fail_if``, ``_ufuncs._int_power``,
+    reduceat's bounds, a masked assignment's length in ``_indexing._assign_mask_traced``), or asserts on sizes
+    that depend on the data (torch's, see ``_errors.numpy_error``)."""
     from ._numpy import linalg, power
+    from ._numpy._ufuncs import ufunc
 
     exported = vars(linalg)
     for n in gm.graph.nodes:
         if n.op != "call_function":
             continue
         f = getattr(n.target, "f", None)
-        if f is not None and (exported.get(getattr(f, "__name__", None)) is f or getattr(f, "__self__", f) is power):
+        if f is not None and (exported.get(getattr(f, "__name__", None)) is f or getattr(f, "__self__", f) is power
+                              or getattr(f, "__func__", None) is ufunc.reduceat):
             return True
         if getattr(n.target, "op", None) in (operator.pow, operator.ipow) \
                 or getattr(n.target, "method", None) == "__setitem__" or n.target is _assert_scalar:

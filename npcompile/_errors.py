@@ -20,6 +20,7 @@ class UnsupportedFeature(NotImplementedError):
 # are called.
 LINALG_TAG = "numpy.linalg.LinAlgError: "
 VALUE_TAG = "numpy ValueError: "
+INDEX_TAG = "numpy IndexError: "
 
 
 # A failed runtime assertion on sizes that depend on the data: Inductor's code raises the bare expression
@@ -44,12 +45,12 @@ def numpy_error(e: RuntimeError, checks: dict[str, tuple[type, str]]) -> Excepti
     if _SIZES_AGREE.fullmatch(expression):
         return ValueError(f"operands could not be broadcast together: sizes that depend on the data differ "
                           f"({expression})")
-    for tag in (LINALG_TAG, VALUE_TAG):
+    for tag in (LINALG_TAG, VALUE_TAG, INDEX_TAG):
         at = text.find(tag)
         if at >= 0:
             message = text[at + len(tag):].splitlines()[0]
-            if tag is VALUE_TAG:
-                return ValueError(message)
+            if tag is not LINALG_TAG:
+                return (ValueError if tag is VALUE_TAG else IndexError)(message)
             from numpy.linalg import LinAlgError
 
             return LinAlgError(message)

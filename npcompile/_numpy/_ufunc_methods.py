@@ -18,7 +18,7 @@ import numpy as _np
 import torch
 from numpy.exceptions import ComplexWarning
 
-from .._errors import UnsupportedFeature
+from .._errors import INDEX_TAG, UnsupportedFeature
 from ._trace import is_tracing as _tracing
 from . import _dtypes
 from ._ndarray import ndarray, wrap
@@ -598,10 +598,18 @@ def reduceat(uf, array, indices, axis=0, dtype=None, out=None):
     loop = reduce_loop(uf, _dtypes.from_torch(t.dtype), dtype, "reduceat")
     n = t.shape[ax]
     bad = (idx < 0) | (idx >= n)
+    x = t.to(_dtypes.to_torch(loop[0])).movedim(ax, 0)
+    kind = _SCATTER.get(uf.__name__)
+    if _tracing(bad) and kind is not None and not x.is_complex() and x.device.type == "cpu":
+        # the values are unknown: compiled CPU code checks the bounds when it runs (``_errors.INDEX_TAG``; on
+        # other devices a failed check would end the device context, so the call runs in NumPy there)
+        torch._assert_async(~bad.any(), INDEX_TAG + f"index out-of-bounds in {uf.__name__}.reduceat [0, {n})")
+        r = _segments_traced(x, idx, kind).movedim(0, ax)
+        return wrap(r) if out is None else to_out(r, check_out(out), uf.__name__)
     if idx.numel() and not _tracing(bad) and bool(bad.any()):  # data-dependent check (eager only)
         i = int(idx[bad][0])
         raise IndexError(f"index {i} out-of-bounds in {uf.__name__}.reduceat [0, {n})")
-    r = _segments(uf, t.to(_dtypes.to_torch(loop[0])).movedim(ax, 0), idx, loop).movedim(0, ax)
+    r = _segments(uf, x, idx, loop).movedim(0, ax)
     return wrap(r) if out is None else to_out(r, check_out(out), uf.__name__)
 
 
@@ -628,6 +636,39 @@ def _segments(uf, x, idx, loop):
 
 
 _SCATTER = {"add": "sum", "multiply": "prod", "maximum": "amax", "minimum": "amin"}
+_COMBINE = {"sum": torch.add, "prod": torch.mul, "amax": torch.maximum, "amin": torch.minimum}
+
+
+def _segments_traced(x, idx, kind):
+    """``_segments`` for indices known only when the code runs, in sizes fixed by the trace: segment i is
+    ``x[idx[i]]`` combined with ``x[idx[i] + 1:end_i]``, the latter a segment tree's query vectorised over the
+    segments.  Level L holds the blocks of 2**L elements combined pairwise; walking up, an interval takes at most
+    one block at each end per level, so the work is O(n + k log n) for any indices (segments may overlap when
+    they decrease, so they cannot be scattered by segment id).  Sums and products group differently from
+    NumPy's left-to-right loop (rounding only); maxima and minima are exact, NaN included."""
+    op, order = _COMBINE[kind], kind in ("amax", "amin")
+    k, n = idx.numel(), x.shape[0]
+    safe = idx.clamp(0, max(n - 1, 0))  # (out-of-bounds indices fail the caller's check when the code runs)
+    nxt = torch.cat([safe[1:], safe.new_full((min(k, 1),), n)])
+    lo = safe + 1
+    hi = torch.where(nxt > safe, nxt, lo)  # the rest of segment i: [lo, hi), empty for a single element
+    c = _compute(x, order)
+    if n == 0:
+        return _back(c.new_empty((k,) + tuple(c.shape[1:])), x.dtype, order)
+    acc = c[safe]
+    level, shape = c, (k,) + (1,) * (c.ndim - 1)
+    while level.shape[0] > 0:  # [lo, hi) in units of this level's blocks
+        last = level.shape[0] - 1
+        take = (lo % 2 == 1) & (lo < hi)  # an odd first block is no left half of a block above: take it
+        acc = torch.where(take.reshape(shape), op(acc, level[lo.clamp(max=last)]), acc)
+        lo = lo + take.to(lo.dtype)
+        take = (hi % 2 == 1) & (lo < hi)  # nor an even last one (hi odd) a right half: take it
+        hi = hi - take.to(hi.dtype)
+        acc = torch.where(take.reshape(shape), op(acc, level[hi.clamp(max=last)]), acc)
+        lo, hi = lo // 2, hi // 2
+        m = level.shape[0] // 2
+        level = op(level[0:2 * m:2], level[1:2 * m:2])
+    return _back(acc, x.dtype, order)
 
 
 # ---------------------------------------------------------------- at

@@ -1,0 +1,52 @@
+"""Calls that used to break the graph or run in real NumPy and now trace into the one graph, with NumPy's values,
+dtypes and shapes (found by tests/programs' single-graph summary)."""
+
+import numpy as np
+import pytest
+
+import npcompile
+
+from .conftest import same
+
+
+def one_graph(fn, *args):
+    """``fn(*args)`` compiled (aot_eager): asserts it is one graph with no break or fallback, and returns the
+    compiled function."""
+    report = npcompile.explain(fn, backend="aot_eager")(*args)
+    assert (report.graph_count, report.graph_break_count, report.fallbacks) == (1, 0, []), str(report)
+    return report.compiled
+
+
+def _reduceats(x, idx):
+    return (np.add.reduceat(x, idx), np.maximum.reduceat(x, idx), np.minimum.reduceat(x.T, idx, axis=1),
+            np.multiply.reduceat(x.astype(np.int32), idx), np.add.reduceat(x > 4, idx))
+
+
+def test_reduceat_with_indices_from_the_data_is_one_graph():
+    """reduceat whose indices are an array argument: the segments' lengths are data-dependent, so it ran in NumPy;
+    now each segment is its first element combined with a segment tree's blocks (fixed sizes). Indices that
+    decrease (NumPy: the one element idx[i]), repeat, end on the last element, and none; a NaN propagates."""
+    x = np.arange(1.0, 17.0).reshape(8, 2)
+    x[3, 1] = np.nan
+    g = one_graph(_reduceats, x, np.array([0, 4, 1, 5]))
+    rng = np.random.default_rng(0)
+    cases = [[0, 4, 1, 5], [7, 7, 0], [], [0, 2, 2, 5], [3], list(rng.integers(0, 8, 12)), list(range(8))]
+    for idx in cases:
+        idx = np.array(idx, dtype=np.int64)
+        with np.errstate(invalid="ignore"):
+            want = _reduceats(x, idx)
+            got = g(x, idx)
+        assert same(got, want), (idx, got, want)
+    for idx in ([0, 8], [-1, 2]):  # NumPy's exception type, checked when the compiled code runs
+        with pytest.raises(IndexError, match="out-of-bounds in add.reduceat"):
+            g(x, np.array(idx))
+
+
+def test_csr_matrix_vector_product_by_reduceat_is_one_graph():
+    def spmv(data, indices, indptr, x):
+        return np.add.reduceat(data * x[indices], indptr[:-1])
+
+    rng = np.random.default_rng(1)
+    args = (rng.standard_normal(12), rng.integers(0, 5, 12), np.array([0, 3, 3, 7, 12]), rng.standard_normal(5))
+    g = one_graph(spmv, *args)
+    assert same(g(*args), spmv(*args))
