@@ -416,14 +416,16 @@ def functions(basis, mul=None):
 def _orthogonal(B, val):
     """The conversions to and from the power basis, the weight and Gauss quadrature."""
 
+    # Both maps take the untrimmed series: trailing zeros map to trailing zeros, which the result's trimming
+    # drops as NumPy's trimming of the input would, and the map's size stays fixed under tracing.
     def topoly(c):
         """The power series of ``c``."""
-        [a] = series([c])
+        [a] = series([c], trim=False)
         return wrap(trimmed(B.apply("topoly", a, a.shape[0])))
 
     def frompoly(pol):
         """``pol`` (a power series) in this basis (float64 at least, as NumPy's sums from 0.0)."""
-        [a] = series([pol])
+        [a] = series([pol], trim=False)
         a = a.to(_dtypes.to_torch(_dtypes.result_type(a, torch.float64)))
         return wrap(trimmed(B.apply("frompoly", a, a.shape[0])))
 

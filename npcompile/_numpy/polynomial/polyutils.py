@@ -40,11 +40,15 @@ def series(alist, trim=True):
 
 
 def trimmed(t: torch.Tensor) -> torch.Tensor:
-    """Drop trailing zeros, keeping at least one coefficient."""
-    if t.shape[0] == 0:
+    """Drop trailing zeros, keeping at least one coefficient.  The length is read from the data as one integer
+    (traced: a data-dependent size known to lie in [1, n], so nothing after it guards on the values)."""
+    n = t.shape[0]
+    if n == 0:
         return t
-    nz = torch.nonzero(t != 0)
-    return t[:builtins.int(nz[-1, 0]) + 1 if nz.shape[0] else 1]
+    keep = torch.where(t != 0, torch.arange(1, n + 1, device=t.device), 1).amax().item()
+    torch._check(keep >= 1)
+    torch._check(keep <= n)
+    return t[:keep]
 
 
 def as_series(alist, trim=True):
