@@ -146,13 +146,33 @@ class generic(metaclass=_ScalarMeta):
             if kind != "c" or len(imag) > 1:
                 raise TypeError(f"{cls.__name__} takes at most {2 if kind == 'c' else 1} arguments "
                                 f"({1 + len(imag)} given)")
-            value = complex(value, imag[0])
+            value = _complex_of(value, imag[0])
         elif value is None:  # NumPy's conversion of None: NaN, False, and int()'s error for integers
             if kind in "iu":
                 raise TypeError("int() argument must be a string, a bytes-like object or a real number, not "
                                 "'NoneType'")
             value = False if kind == "b" else complex(math.nan, math.nan) if kind == "c" else math.nan
         return _array(value, cls._np_dtype, True, "K")  # not ``array``, whose 0-d results are arrays
+
+
+def _complex_of(real, imag):
+    """``complex(real, imag)``, as a complex type takes its two parts.  Where one is a real 0-D array (``x[0]``),
+    the parts are put together as tensors: float64 each (as complex() converts them), so a traced value is not
+    read (that broke the graph); other operands go through complex() itself."""
+    from ._ndarray import ndarray, wrap
+
+    parts = (real, imag)
+    if not any(isinstance(p, ndarray) for p in parts) or not all(
+            isinstance(p, ndarray) and p.dtype.kind in "biuf" or type(p) in (bool, int, float) for p in parts):
+        return complex(real, imag)
+    device = next(p.tensor.device for p in parts if isinstance(p, ndarray))
+    tensors = []
+    for p in parts:
+        if isinstance(p, ndarray) and p.ndim:
+            raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
+        tensors.append(p.tensor.to(torch.float64) if isinstance(p, ndarray)
+                       else torch.tensor(float(p), dtype=torch.float64, device=device))
+    return wrap(torch.complex(*tensors))
 
 
 def _abstract(name, base, np_type):

@@ -68,3 +68,24 @@ def test_basis_conversions_are_one_graph():
         assert same(g(c), _to_power_series(c)), c
     g = one_graph(_to_power_series, np.array([3, 0, 2, 0]))
     assert same(g(np.array([3, 0, 2, 0])), _to_power_series(np.array([3, 0, 2, 0])))
+
+
+def _complex_scalars(x):
+    return (np.complex128(x[0], x[1]), np.complex64(x[0], x[1]), np.complex128(x[0], 2), np.complex64(-1.5, x[1]),
+            np.complex128(x[1], True))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.uint8, np.bool_])
+def test_complex_scalar_of_two_array_scalars_is_one_graph(dtype):
+    """np.complex128(x[0], x[1]) read both parts as Python floats (a graph break); they are now put together as
+    float64 tensors, as complex() converts them: signed zeros, NaN, and complex64's rounding (and overflow) of
+    the float64 parts are NumPy's."""
+    cases = [[1.5, -2.0], [0.0, -0.0], [1e300, np.nan], [-np.inf, 3.25], [200.0, 7.0]]
+    x = np.array(cases[0]).astype(dtype)
+    g = one_graph(_complex_scalars, x)
+    for c in cases:
+        with np.errstate(all="ignore"):
+            x = np.array(c).astype(dtype)
+            want = _complex_scalars(x)
+            got = g(x)
+        assert same(got, want), (c, got, want)
