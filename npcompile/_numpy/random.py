@@ -59,6 +59,7 @@ _FLOATS = (_np.dtype(_np.float32), _np.dtype(_np.float64))
 _POISSON_LAM_MAX = 9.223372006484771e18
 _ROUNDS = 48  # proposals per sample of the rejection samplers (vonmises, zipf): P(all rejected) < 1e-21
 _HYPERGEOMETRIC_MAX = 10**9  # Generator.hypergeometric's (and the "marginals" method's) bound on the counts
+_VECTOR_NORMALS = 4096  # float64 normals drawn by vectorized Box-Muller from this many on (_normal01)
 _TINY = 2.0 ** -64  # lower clamp for uniforms that feed a logarithm (the open interval (0, 1))
 
 
@@ -87,7 +88,10 @@ def _size(size):
 
 def _shape(size, *params):
     """The output shape: ``size``, which the parameters must broadcast to, or the parameters' broadcast shape."""
-    shapes = [p.shape for p in params if isinstance(p, torch.Tensor)]
+    shapes = [p.shape for p in params if isinstance(p, torch.Tensor) and p.ndim]
+    if not shapes:  # scalar parameters broadcast to any size (torch.broadcast_shapes: ~10 us a call)
+        size = _size(size)
+        return () if size is None else size
     try:
         common = tuple(torch.broadcast_shapes(*shapes)) if shapes else ()
         size = _size(size)
@@ -191,12 +195,12 @@ class _Sampler:
     def _normal01(self, shape, dtype=_F64):
         if self._hashed():
             return _hashed_draws.normal(_hashed_draws.new_key(self._device), shape, dtype)
-        if dtype != _F64 or self._device.type != "cpu":
+        n = math.prod(shape)
+        if dtype != _F64 or self._device.type != "cpu" or n < _VECTOR_NORMALS:
             return torch.randn(shape, generator=self._g(), dtype=dtype, device=self._device)
         # torch's float64 normal on the CPU is a scalar loop (its vectorized one is float32 only), 2x slower than
         # Box-Muller written in vector ops on its uniforms: r = sqrt(-2 log(1-u)) in (0, 8.6], angle 2 pi v,
-        # each pair (u, v) giving two independent normals.
-        n = math.prod(shape)
+        # each pair (u, v) giving two independent normals (for small draws, the eight ops cost more).
         u = self._uniform01((2, (n + 1) // 2))
         r = torch.sqrt(-2.0 * torch.log1p(-u[0]))
         angle = (2.0 * math.pi) * u[1]
