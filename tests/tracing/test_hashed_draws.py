@@ -6,8 +6,10 @@ import math
 import numpy as np
 import pytest
 import torch
+from torch.fx.experimental.proxy_tensor import make_fx
 
 import npcompile as C
+import npcompile._numpy as shim
 from npcompile._numpy import _hashed_draws as H
 from tests.numpy_conformance.test_random import assert_same_distribution
 
@@ -34,11 +36,16 @@ def test_compiled_draws_follow_numpys_distributions(name, args):
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_generator_float32_and_float64(dtype):
-    def draw(x):
-        g = np.random.default_rng()
-        return g.random(x.shape, dtype=dtype), g.standard_normal(x.shape, dtype=dtype)
+    """A shim Generator's draws traced into a graph (as in code written against npcompile._numpy)."""
+    g = shim.random.default_rng(5)
 
-    u, z = C.compile(draw, backend="aot_eager")(np.zeros(N))
+    def draw(x):
+        return g.random(x.shape, dtype=dtype).tensor, g.standard_normal(x.shape, dtype=dtype).tensor
+
+    gm = make_fx(draw)(torch.zeros(N))
+    assert any("randint" in str(n.target) for n in gm.graph.nodes) and not any(
+        str(n.target) in ("aten.rand.default", "aten.randn.default") for n in gm.graph.nodes)
+    u, z = (t.numpy() for t in gm(torch.zeros(N)))
     rng = np.random.default_rng(3)
     assert u.dtype == z.dtype == dtype
     assert_same_distribution(u, rng.random(N, dtype=dtype))
