@@ -1168,7 +1168,70 @@ def _numpy_var_call_function(self, tx, args, kwargs):
             return _NumpyDTypeVariable(_np.result_type(*consts))
     if self.value is _np.promote_types and not kwargs and _traced(self.value):  # Dynamo folds it to a dtype
         return _NumpyDTypeVariable(_np.promote_types(*[_constant(a) for a in args]))  # that it cannot track
+    if self.value in (_np.shares_memory, _np.may_share_memory) and _traced(self.value):
+        answer = _memory_answer(tx, self.value, args, kwargs)
+        if answer is not None:
+            from torch._dynamo.variables.constant import ConstantVariable
+
+            return ConstantVariable.create(answer)
     return _ORIG_NUMPY_CALL_FUNCTION(self, tx, args, kwargs)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# ``np.shares_memory(a, b)`` / ``np.may_share_memory(a, b)`` of two arrays in the graph: a bool that depends on
+# where the arrays lie, not on their values, answered at trace time (a constant) where the fake tensors tell it
+# soundly.  Fake tensors share a storage exactly where the arrays the code makes share memory (views), and a
+# storage that no graph input lies on was made by the traced code, so it shares memory with nothing else.  So:
+# two arrays on one storage that at most one input lies on are views of one array, and real NumPy answers for
+# their layouts; two on different storages share nothing if either storage was made by the code.  Two inputs'
+# storages (arguments that may overlap in memory as torch storages do not show, different inputs viewing one
+# storage) stay a call that real NumPy runs.
+# --------------------------------------------------------------------------------------------------------------
+
+
+def _input_storages(tx) -> dict:
+    """How many of the graph's inputs (placeholders, attributes) lie on each storage, by ``_cdata``."""
+    counts: dict = {}
+    for node in tx.output.graph.nodes:
+        ev = node.meta.get("example_value") if node.op in ("placeholder", "get_attr") else None
+        if isinstance(ev, torch.Tensor):
+            key = ev.untyped_storage()._cdata
+            counts[key] = counts.get(key, 0) + 1
+    return counts
+
+
+def _memory_answer(tx, fn, args, kwargs):
+    """``fn(a, b, **kwargs)`` decided at trace time, or None where the traced code cannot know it."""
+    if len(args) != 2 or not all(isinstance(a, _NumpyNdarrayVariable) for a in args):
+        return None
+    try:
+        kw = {k: _constant(v) for k, v in kwargs.items()}
+    except Exception:
+        return None
+    a, b = (v.as_proxy().node.meta["example_value"] for v in args)
+    inputs = _input_storages(tx)
+    ka, kb = a.untyped_storage()._cdata, b.untyped_storage()._cdata
+    if ka != kb:
+        return None if ka in inputs and kb in inputs else False
+    if inputs.get(ka, 0) > 1:
+        return None
+
+    def extent(t):  # bytes from the storage's start to one past the last element
+        return 0 if t.numel() == 0 else \
+            (int(t.storage_offset()) + sum((int(n) - 1) * int(s) for n, s in zip(t.shape, t.stride())) + 1) * \
+            t.element_size()
+
+    def laid_out(t, scratch):  # a uint8 array addressing the bytes ``t`` addresses (nothing is read)
+        isz = t.element_size()
+        return _np.lib.stride_tricks.as_strided(
+            scratch[int(t.storage_offset()) * isz:], shape=(*map(int, t.shape), isz),
+            strides=(*(int(s) * isz for s in t.stride()), 1))
+
+    scratch = _np.empty(max(extent(a), extent(b)), _np.uint8)
+    try:
+        return bool(fn(laid_out(a, scratch), laid_out(b, scratch), **kw))
+    except Exception:
+        return None  # (a bad max_work...: real NumPy raises when the call runs)
 
 
 # --------------------------------------------------------------------------------------------------------------

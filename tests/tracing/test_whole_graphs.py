@@ -89,3 +89,34 @@ def test_complex_scalar_of_two_array_scalars_is_one_graph(dtype):
             want = _complex_scalars(x)
             got = g(x)
         assert same(got, want), (c, got, want)
+
+
+def _memory_questions(a):
+    b = a.copy()
+    col = b[:, 0]
+    col -= col.mean()
+    return (b, np.shares_memory(col, b), np.shares_memory(b[:, ::2], b[:, 1::2]),
+            np.may_share_memory(b[:, ::2], b[:, 1::2]), np.shares_memory(a, b), np.shares_memory(a[0], a[1]),
+            np.shares_memory(b.T, b[1]), np.may_share_memory(a, a.T.copy()), np.shares_memory(b[:0], b),
+            np.shares_memory(b.view(np.int32)[:, 1], b[:, 0]), np.may_share_memory(a[:, 1:3], a[1:, 2:], max_work=-1), np.may_share_memory(a[:, :2], a[:, 2:]))
+
+
+def test_shares_memory_of_arrays_the_code_made_is_one_graph():
+    """shares_memory read the data (a graph break); now answered at trace time from where the fake tensors lie:
+    views of one array by their layouts (NumPy's own test), arrays of different storages where one was made by
+    the code as sharing nothing."""
+    a = np.arange(12.0).reshape(3, 4)
+    g = one_graph(_memory_questions, a)
+    assert same(g(a), _memory_questions(a))
+
+
+def test_shares_memory_of_two_arguments_runs_in_numpy():
+    """Two arguments may overlap in memory where their tensors' storages do not show it (or view one storage in
+    ways the next call may not): real NumPy answers."""
+    def f(x, y):
+        return np.shares_memory(x, y), np.may_share_memory(x, y)
+
+    a = np.arange(12.0)
+    for y in (a[1:], a.copy(), a.view(np.int64), a[::2]):
+        report = npcompile.explain(f, backend="aot_eager")(a, y)
+        assert report.result == f(a, y) and report.graph_break_count >= 1
