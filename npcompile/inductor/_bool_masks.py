@@ -17,7 +17,8 @@ of npcompile's own compiles only (``inductor_options`` installs it).
 from __future__ import annotations
 
 import torch
-from torch._inductor.custom_graph_pass import CustomGraphPass
+
+from ._graph_pass import GraphPass
 
 aten, prims = torch.ops.aten, torch.ops.prims
 
@@ -27,10 +28,10 @@ _VIEWS = {aten.view.default, aten.reshape.default, aten.unsqueeze.default, aten.
           aten.permute.default, aten.expand.default, aten.slice.Tensor, aten.select.int, aten.alias.default}
 
 
-class BoolMaskPass(CustomGraphPass):
+class BoolMaskPass(GraphPass):
     """Inductor post-grad pass (see the module docstring)."""
 
-    def __call__(self, graph: torch.fx.Graph) -> None:
+    def run(self, graph: torch.fx.Graph) -> None:
         for node in list(graph.nodes):
             if node.op == "call_function" and node.target in _LOGIC:
                 if _bool(node) and all(_bool(a) for a in node.args[:2]):
@@ -43,11 +44,6 @@ class BoolMaskPass(CustomGraphPass):
                     and _bool(node.args[0]) and node.args[1] in _NARROW_INTS and _computed(node.args[0]):
                 with graph.inserting_before(node):
                     node.replace_input_with(node.args[0], _Builder(graph, node).float32(node.args[0]))
-
-    def uuid(self):
-        from . import code_version
-
-        return code_version()
 
 
 def _val(node):

@@ -17,7 +17,8 @@ traffic Inductor's inlining avoided), the same values.  It runs on CPU graphs of
 from __future__ import annotations
 
 import torch
-from torch._inductor.custom_graph_pass import CustomGraphPass
+
+from ._graph_pass import GraphPass
 
 aten, prims = torch.ops.aten, torch.ops.prims
 
@@ -28,15 +29,10 @@ _VIEWS = {aten.view.default, aten.reshape.default, aten.unsqueeze.default, aten.
 _FLAG = "inductor_realize_to_strides"
 
 
-class InlineGrowthPass(CustomGraphPass):
-    """Inductor post-grad pass (see the module docstring).  ``first``: another pass of ours to run before it."""
+class InlineGrowthPass(GraphPass):
+    """Inductor post-grad pass (see the module docstring)."""
 
-    def __init__(self, first=None):
-        self.first = first
-
-    def __call__(self, graph: torch.fx.Graph) -> None:
-        if self.first is not None:
-            self.first(graph)
+    def run(self, graph: torch.fx.Graph) -> None:
         cost: dict = {}  # node -> (operations its inlined body evaluates, the distinct nodes it inlines)
         for node in graph.nodes:
             kind = _inlined(node)
@@ -50,11 +46,6 @@ class InlineGrowthPass(CustomGraphPass):
                 node.meta[_FLAG] = True
                 continue  # (read from memory by its consumers)
             cost[node] = ops, cone
-
-    def uuid(self):
-        from . import code_version
-
-        return code_version()
 
 
 def _inlined(node):

@@ -20,7 +20,8 @@ from __future__ import annotations
 import math
 
 import torch
-from torch._inductor.custom_graph_pass import CustomGraphPass
+
+from ._graph_pass import GraphPass, reduction_args
 
 aten = torch.ops.aten
 
@@ -37,36 +38,23 @@ _MIN_KEPT = 8  # fewer kept elements per row than a vector: Inductor vectorizes 
 _MAX_ROW_BYTES = 32 * 1024  # wider rows: even a few of them overflow the cache, no gain from chunks
 
 
-class OuterReductionPass(CustomGraphPass):
-    """Inductor post-grad pass (see the module docstring).  ``first``: another pass of ours to run before it."""
+class OuterReductionPass(GraphPass):
+    """Inductor post-grad pass (see the module docstring)."""
 
-    def __init__(self, first=None):
-        self.first = first
+    def plan(self, node):
+        return _plan(node)
 
-    def __call__(self, graph: torch.fx.Graph) -> None:
-        if self.first is not None:
-            self.first(graph)
-        for node in list(graph.nodes):
-            plan = _plan(node)
-            if plan is not None:
-                _rewrite(graph, node, *plan)
-
-    def uuid(self):
-        from . import code_version
-
-        return code_version()
+    def rewrite(self, graph, node, *plan):
+        _rewrite(graph, node, *plan)
 
 
 def _plan(node):
     """(input, reduced dim, keepdim, chunk rows) when ``node`` is an outer reduction worth splitting, else None."""
-    if node.op != "call_function" or node.target not in _COMBINE:
+    args = reduction_args(node, _COMBINE)
+    if args is None:
         return None
-    x, dims = node.args[0], node.args[1] if len(node.args) > 1 else node.kwargs.get("dim")
-    keepdim = node.args[2] if len(node.args) > 2 else node.kwargs.get("keepdim", False)
-    val = getattr(x, "meta", {}).get("val")
-    if (not isinstance(val, torch.Tensor) or val.device.type != "cpu" or not val.is_floating_point()
-            or set(node.kwargs) - {"keepdim", "dim", "dtype"} or not isinstance(dims, (list, tuple)) or len(dims) != 1
-            or node.kwargs.get("dtype", val.dtype) != val.dtype):  # (a dtype= of the input's own: no cast)
+    x, dims, keepdim, val = args
+    if not val.is_floating_point() or len(dims) != 1:
         return None
     shape, strides = val.shape, val.stride()
     if not all(isinstance(s, int) for s in (*shape, *strides)) or val.ndim < 2:
@@ -85,7 +73,7 @@ def _plan(node):
     chunk = 1 << max(3, (_CHUNK_BYTES // row_bytes).bit_length() - 1)
     if n < 4 * chunk:
         return None
-    return x, d, bool(keepdim), chunk
+    return x, d, keepdim, chunk
 
 
 def _rewrite(graph, node, x, d, keepdim, chunk):

@@ -30,7 +30,8 @@ import sys
 from dataclasses import dataclass
 
 import torch
-from torch._inductor.custom_graph_pass import CustomGraphPass
+
+from ._graph_pass import GraphPass
 
 aten = torch.ops.aten
 
@@ -47,16 +48,10 @@ _SAME_ELEMENTS = {aten.view.default, aten.reshape.default, aten._unsafe_view.def
 _NO_END = sys.maxsize
 
 
-class ReinplacePass(CustomGraphPass):
-    """Inductor post-grad pass (see the module docstring).  ``first``: another pass of ours to run before it
-    (Inductor has one post-grad slot, and torch 2.11 takes no list there)."""
+class ReinplacePass(GraphPass):
+    """Inductor post-grad pass (see the module docstring)."""
 
-    def __init__(self, first=None):
-        self.first = first
-
-    def __call__(self, graph: torch.fx.Graph) -> None:
-        if self.first is not None:
-            self.first(graph)
+    def run(self, graph: torch.fx.Graph) -> None:
         for node in list(graph.nodes):
             if node.op == "call_function" and node.target is aten.copy_.default and node.args[0].op == "placeholder":
                 try:
@@ -65,11 +60,6 @@ class ReinplacePass(CustomGraphPass):
                     writes = None
                 if writes:
                     _rewrite(graph, node, writes)
-
-    def uuid(self):
-        from . import code_version
-
-        return code_version()
 
 
 @dataclass

@@ -17,7 +17,8 @@ from __future__ import annotations
 import math
 
 import torch
-from torch._inductor.custom_graph_pass import CustomGraphPass
+
+from ._graph_pass import GraphPass, reduction_args
 
 aten = torch.ops.aten
 
@@ -26,42 +27,29 @@ _MAX_COMPONENTS = 4  # innermost axes up to this size are split (a vector holds 
 _MIN_OTHER = 64  # ... when the other axes hold at least this many elements per component
 
 
-class SmallAxisReductionPass(CustomGraphPass):
-    """Inductor post-grad pass (see the module docstring).  ``first``: another pass of ours to run before it."""
+class SmallAxisReductionPass(GraphPass):
+    """Inductor post-grad pass (see the module docstring)."""
 
-    def __init__(self, first=None):
-        self.first = first
+    def plan(self, node):
+        return _plan(node)
 
-    def __call__(self, graph: torch.fx.Graph) -> None:
-        if self.first is not None:
-            self.first(graph)
-        for node in list(graph.nodes):
-            plan = _plan(node)
-            if plan is not None:
-                _rewrite(graph, node, *plan)
-
-    def uuid(self):
-        from . import code_version
-
-        return code_version()
+    def rewrite(self, graph, node, *plan):
+        _rewrite(graph, node, *plan)
 
 
 def _plan(node):
     """(input, reduced dims, keepdim) when ``node`` reduces a tensor over axes other than its tiny last one."""
-    if node.op != "call_function" or node.target not in _REDUCTIONS or set(node.kwargs) - {"keepdim", "dim"}:
+    args = reduction_args(node, _REDUCTIONS)
+    if args is None:
         return None
-    x, dims = node.args[0], node.args[1] if len(node.args) > 1 else node.kwargs.get("dim")
-    keepdim = node.args[2] if len(node.args) > 2 else node.kwargs.get("keepdim", False)
-    val = getattr(x, "meta", {}).get("val")
-    if not isinstance(val, torch.Tensor) or val.device.type != "cpu" or val.ndim < 2 or not dims:
-        return None
-    if not all(isinstance(s, int) for s in val.shape):
+    x, dims, keepdim, val = args
+    if val.ndim < 2 or not all(isinstance(s, int) for s in val.shape):
         return None
     dims = sorted({d % val.ndim for d in dims})
     k = val.shape[-1]
     if not 2 <= k <= _MAX_COMPONENTS or dims[-1] == val.ndim - 1 or math.prod(val.shape) // k < _MIN_OTHER:
         return None
-    return x, dims, bool(keepdim)
+    return x, dims, keepdim
 
 
 def _pointwise(n) -> bool:

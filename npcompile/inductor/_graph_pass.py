@@ -1,0 +1,47 @@
+"""The base of our Inductor post-grad passes."""
+
+from __future__ import annotations
+
+import torch
+from torch._inductor.custom_graph_pass import CustomGraphPass
+
+
+class GraphPass(CustomGraphPass):
+    """A post-grad pass of ours: ``run`` rewrites the graph after ``first`` (another pass of ours, or None) has
+    run; Inductor has one slot per stage, and torch 2.11 takes no list there.  ``uuid``, which Inductor's
+    compiled-graph cache keys on, is a hash of our sources."""
+
+    def __init__(self, first: "GraphPass | None" = None):
+        self.first = first
+
+    def __call__(self, graph: torch.fx.Graph) -> None:
+        if self.first is not None:
+            self.first(graph)
+        self.run(graph)
+
+    def run(self, graph: torch.fx.Graph) -> None:
+        """By default: ``rewrite(graph, node, *plan)`` for each node that ``plan(node)`` gives a plan for."""
+        for node in list(graph.nodes):
+            plan = self.plan(node)
+            if plan is not None:
+                self.rewrite(graph, node, *plan)
+
+    def uuid(self):
+        from . import code_version
+
+        return code_version()
+
+
+def reduction_args(node, targets):
+    """(input, dims as a list, keepdim, the input's fake tensor) when ``node`` calls one of ``targets`` (aten
+    reductions taking input, dim, keepdim) on a CPU tensor, with at most a ``dtype=`` of the input's own (no
+    cast); else None."""
+    if node.op != "call_function" or node.target not in targets or set(node.kwargs) - {"keepdim", "dim", "dtype"}:
+        return None
+    x, dims = node.args[0], node.args[1] if len(node.args) > 1 else node.kwargs.get("dim")
+    keepdim = node.args[2] if len(node.args) > 2 else node.kwargs.get("keepdim", False)
+    val = getattr(x, "meta", {}).get("val")
+    if (not isinstance(val, torch.Tensor) or val.device.type != "cpu" or not isinstance(dims, (list, tuple))
+            or not dims or node.kwargs.get("dtype", val.dtype) != val.dtype):
+        return None
+    return x, list(dims), bool(keepdim), val
