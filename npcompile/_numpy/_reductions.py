@@ -212,24 +212,32 @@ _MEAN_PLAIN = {torch.float32: torch.float32, torch.float64: torch.float64, torch
 
 
 def _ddof(ddof, correction):
-    if isinstance(ddof, (ndarray, _np.ndarray, _np.generic)) and ddof.ndim == 0:  # a NumPy scalar or 0-D array
-        ddof = ddof.item()
-    if isinstance(correction, (ndarray, _np.ndarray, _np.generic)) and correction.ndim == 0:
-        correction = correction.item()
-    if correction is _NoValue:
-        return ddof
-    if ddof != 0:
-        raise ValueError("ddof and correction can't be provided simultaneously.")
-    return correction
+    """The degrees-of-freedom correction: a Python number, or a tensor for an array of them (NumPy divides by
+    ``max(n - ddof, 0)``, broadcasting such an array against the reduced shape)."""
+    if correction is not _NoValue:
+        if not _is_zero(ddof):
+            raise ValueError("ddof and correction can't be provided simultaneously.")
+        ddof = correction
+    if isinstance(ddof, (ndarray, _np.ndarray, _np.generic, list, tuple)):
+        d = as_tensor(ddof)
+        if d.ndim == 0:  # a NumPy scalar or 0-D array is a number
+            return d.item()
+        return d.to(torch.int64) if d.dtype == torch.bool else d
+    return int(ddof) if type(ddof) is builtins.bool else ddof
+
+
+def _is_zero(ddof):
+    if isinstance(ddof, (ndarray, _np.ndarray, _np.generic, list, tuple)):
+        d = as_tensor(ddof)
+        return d.numel() == 1 and d.item() == 0  # NumPy tests ddof != 0: an array of more raises there
+    return ddof == 0
 
 
 _WIDE_UNSIGNED = (torch.uint16, torch.uint32, torch.uint64)
 
 
-def _var_tensor(t, axes, mask, acc, ddof, mean_, nan_dof):
-    """Mean squared deviation over ``axes`` with ``n - ddof`` as divisor (keeps dims, accumulator dtype).
-    ``nan_dof`` (nanvar of floats): slices without degrees of freedom give nan rather than x/0 (var), and the
-    deviations round to the input's dtype."""
+def _sq_dev_sum(t, axes, mask, acc, mean_, nan_dof):
+    """(sum of ``|t - mean|**2`` over ``axes`` keeping dims, in the accumulator's real dtype; element count)."""
     m = _mean_tensor(t, axes, mask, acc) if mean_ is _NoValue else as_tensor(mean_).to(_dtypes.to_torch(acc))
     xd = _dtypes.to_torch(_dtypes.promote_types(_dtypes.from_torch(t.dtype), acc))  # NumPy's a - mean promotes
     if xd in _WIDE_UNSIGNED:  # (dtype=uint16/32/64): torch has no arithmetic there; the ufuncs wrap as NumPy's
@@ -241,18 +249,58 @@ def _var_tensor(t, axes, mask, acc, ddof, mean_, nan_dof):
         sq = x.real * x.real + x.imag * x.imag if x.is_complex() else x * x
     sq_acc = _np.dtype(acc.char.lower()) if acc.kind == "c" else acc  # |x|**2 is real: so is its sum
     s = _sum_in(sq, axes, sq_acc, mask)  # in the accumulator, as NumPy (an int8 dtype= wraps; torch.sum widened it)
-    dof = _count(t, axes, mask) - ddof
+    return s, _count(t, axes, mask)
+
+
+def _over_dof(s, n, ddof, nan_dof):
+    """``s / max(n - ddof, 0)``, warning where that is not positive.  ``nan_dof`` (nanvar of floats): those
+    slices give NaN rather than x/0 (var).  A complex ``s`` (a complex dtype=) divides as a complex number, so
+    x/0 is NumPy's (inf, nan), not (inf, 0)."""
+    dof = n - ddof
     if isinstance(dof, torch.Tensor):
         if not _tracing(dof) and bool((dof <= 0).any()):  # data-dependent warning, eager only
-            warnings.warn("Degrees of freedom <= 0 for slice.", RuntimeWarning, stacklevel=4)
+            warnings.warn("Degrees of freedom <= 0 for slice.", RuntimeWarning, stacklevel=5)
         r = _true_divide(s, torch.clamp(dof, min=0))
     else:
         if dof <= 0:
-            warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=4)
+            warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=5)
         r = _true_divide(s, builtins.max(dof, 0))
     if not nan_dof:
         return r
     return torch.where(dof > 0, r, torch.nan) if isinstance(dof, torch.Tensor) else r if dof > 0 else r * torch.nan
+
+
+def _var_tensor(t, axes, mask, acc, ddof, mean_, nan_dof, cplx=None):
+    """Mean squared deviation over ``axes`` with ``n - ddof`` as divisor (keeps dims, accumulator dtype; ``cplx``:
+    a complex dtype the sum of squares is made first, as NumPy's sum into a complex dtype= or out=).
+    ``nan_dof``: nanvar's."""
+    s, n = _sq_dev_sum(t, axes, mask, acc, mean_, nan_dof)
+    return _over_dof(s if cplx is None else s.to(cplx), n, ddof, nan_dof)
+
+
+def _var_ddof_array(t, axes, mask, acc, d, mean_, nan, cplx, kd, out, where):
+    """The variance for an array ``ddof`` ``d``, reduced (dims dropped unless ``kd``).  NumPy divides the
+    reduced sum by ``max(n - d, 0)``: into the sum when it is an array (``d`` broadcasts to its shape), as
+    NumPy scalars when it is 0-D (the result takes ``d``'s shape).  var's own check ``ddof >= n`` needs one
+    element when ``where`` is not given."""
+    s, n = _sq_dev_sum(t, axes, mask, acc, mean_, nan)
+    if cplx is not None:
+        s = s.to(cplx)
+    if not kd and axes:
+        s = s.squeeze(axes)
+        n = n.squeeze(axes) if isinstance(n, torch.Tensor) else n
+    if not nan and where is _NoValue and d.numel() != 1:
+        raise ValueError("The truth value of an array with more than one element is ambiguous. "
+                         "Use a.any() or a.all()")
+    try:
+        shape = torch.broadcast_shapes(s.shape, d.shape, n.shape if isinstance(n, torch.Tensor) else ())
+    except RuntimeError:
+        raise ValueError(f"operands could not be broadcast together with shapes {tuple(s.shape)} "
+                         f"{tuple(d.shape)}") from None
+    if shape != s.shape and (s.ndim or out is not None):
+        raise ValueError(f"non-broadcastable output operand with shape {tuple(s.shape)} doesn't match the "
+                         f"broadcast shape {tuple(shape)}")
+    return _over_dof(s, n, d, nan)
 
 
 def _var(a, axis, dtype, out, ddof, keepdims, where, mean_, correction, root, nan=False):
@@ -267,17 +315,28 @@ def _var(a, axis, dtype, out, ddof, keepdims, where, mean_, correction, root, na
     if nan:
         keep = ~torch.isnan(t)
         mask = keep if mask is None else mask & keep
-    r = _var_tensor(t, axes, mask, acc, _ddof(ddof, correction), mean_, nan)
+    ddof = _ddof(ddof, correction)
     kd = _kd(keepdims)
-    if root and (out is not None or res.kind in "biu" and r.ndim > (0 if kd else len(axes))):
+    # a complex dtype= or out=: NumPy sums |x|**2 into complex numbers and divides those (x/0 is (inf, nan))
+    cplx = _dtypes.to_torch(res) if res.kind == "c" else None
+    if out is not None and check_out(out).dtype.kind == "c" and cplx is None:
+        res = out.dtype  # (NumPy's variance is then the out array itself)
+        cplx = _dtypes.to_torch(res)
+    if isinstance(ddof, torch.Tensor):
+        r, squeezed = _var_ddof_array(t, axes, mask, acc, ddof, mean_, nan, cplx, kd, out, where), True
+        ndim = r.ndim
+    else:
+        r, squeezed = _var_tensor(t, axes, mask, acc, ddof, mean_, nan, cplx), False
+        ndim = r.ndim - (0 if kd else len(axes))
+    if root and (out is not None or res.kind in "biu" and ndim > 0):
         # NumPy roots an array variance in place, sqrt(v, out=v): 'same_kind' casting, so an integer one (out=
         # or dtype=) is an error; a 0-D one is cast back
-        o = finish(r.to(_dtypes.to_torch(res)), axes, kd, out, "add")
+        o = finish(r.to(_dtypes.to_torch(res)), axes, kd, out, "add", squeezed)
         return U.sqrt(o, out=o)
     if root and res.kind in "biu":  # NumPy's 0-D root: sqrt of the variance already cast (NaN's C cast too)
         r = r.to(_dtypes.to_torch(res)).to(torch.float64)
     r = torch.sqrt(r) if root else r
-    return finish(r.to(_dtypes.to_torch(res)), axes, kd, out, "add")
+    return finish(r.to(_dtypes.to_torch(res)), axes, kd, out, "add", squeezed)
 
 
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=_NoValue, *, where=_NoValue, mean=_NoValue,
