@@ -852,7 +852,7 @@ def where(condition, x=None, y=None, /):
         c, tx, ty = condition.tensor, x.tensor, y.tensor
         if c.dtype is torch.bool and tx.dtype is ty.dtype and tx.dtype in _dtypes.DIRECT:
             try:  # fast path: one dtype, a bool mask, torch's broadcasting is NumPy's
-                return wrap(torch.where(c, tx, ty))
+                return wrap(_where_layout(torch.where(c, tx, ty), (c, tx, ty)))
             except RuntimeError:
                 pass  # the general path raises NumPy's error
     x, y = traced_int(x, _dtypes.int64), traced_int(y, _dtypes.int64)
@@ -861,7 +861,18 @@ def where(condition, x=None, y=None, /):
     c, tx, ty = as_tensor(condition), tx.to(td), ty.to(td)
     shape = broadcast_shape([tuple(c.shape), tuple(tx.shape), tuple(ty.shape)])
     c = c if c.dtype == torch.bool else c != 0
-    return wrap(_moved(tx, lambda m: torch.where(c, m, _dtypes.movable(ty))).expand(shape))
+    r = _moved(tx, lambda m: torch.where(c, m, _dtypes.movable(ty))).expand(shape)
+    return wrap(_where_layout(r, (c, tx, ty)))
+
+
+def _where_layout(r, ops):
+    """``where``'s result in NumPy's memory layout (its iterator's order='K' over the three operands; torch
+    follows the first whose strides differ: ``where(f > 0, f, c)``, f F-ordered and c C-ordered, was F)."""
+    if r.ndim < 2 or is_tracing() or r.is_contiguous() and all(o.is_contiguous() for o in ops):
+        return r
+    from ._ufuncs import _k_layout
+
+    return _k_layout(r, ops, trivial=False)
 
 
 def select(condlist, choicelist, default=0):

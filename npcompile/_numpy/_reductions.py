@@ -99,7 +99,14 @@ def _cumulative(uf, a, axis, dtype, out):
         if axis is None:  # the common call: one torch scan
             return wrap(_PLAIN_SCANS[uf.__name__](t if t.ndim == 1 else t.reshape(-1), 0))
         if type(axis) is int and -t.ndim <= axis < t.ndim:
-            return wrap(_PLAIN_SCANS[uf.__name__](t, axis))
+            scan = _PLAIN_SCANS[uf.__name__]
+            if t.ndim < 2 or t.is_contiguous() or _tracing(t):
+                return wrap(scan(t, axis))
+            # NumPy's result follows t's layout (an F-ordered t: F-ordered): scan t's axes in that order
+            order = U.k_axes(tuple(t.shape), (t,), trivial=False)
+            inverse = sorted(range(t.ndim), key=order.__getitem__)
+            r = scan(t.permute(order), order.index(axis % t.ndim)).permute(inverse)
+            return wrap(U._k_layout(r, (t,), trivial=False))
     t = as_tensor(a)
     if axis is None:
         t, axis = t.reshape(-1), 0
@@ -107,7 +114,7 @@ def _cumulative(uf, a, axis, dtype, out):
         t = t.reshape(1)
     ax = normalize_axis_index(axis, t.ndim)
     r = accumulate_tensor(uf, t, ax, reduce_loop(uf, _dtypes.from_torch(t.dtype), dtype, "accumulate"))
-    return wrap(r) if out is None else to_out(r, check_out(out), uf.__name__)
+    return wrap(U._k_layout(r, (t,), trivial=False)) if out is None else to_out(r, check_out(out), uf.__name__)
 
 
 def cumsum(a, axis=None, dtype=None, out=None):

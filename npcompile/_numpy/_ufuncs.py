@@ -20,7 +20,7 @@ from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
 from .._errors import VALUE_TAG, UnsupportedFeature
 from ._trace import is_tracing, traced_int
 from . import _dtypes
-from ._ndarray import ndarray, wrap
+from ._ndarray import _is_contiguous, ndarray, wrap
 from ._normalize import as_tensor, copy_to_out
 
 _SCALARS = (builtins.bool, builtins.int, builtins.float, builtins.complex)
@@ -150,7 +150,10 @@ class ufunc:
                         if casts:
                             t = t.to(casts[0][1])
                         r = kernel(t)
-                        return wrap(r if r.dtype is out else r.to(out))
+                        r = r if r.dtype is out else r.to(out)
+                        if r.ndim > 1 and not is_tracing() and not (r.is_contiguous() and t.is_contiguous()):
+                            r = _k_layout(r, (t,))
+                        return wrap(r)
         return self._call(*args, **kwargs)
 
     def _binary(self, x, y):
@@ -172,7 +175,11 @@ class ufunc:
             r = kernel(a, b)
         except RuntimeError as e:
             raise _shape_error(e, (a, b)) from None
-        return wrap(r if r.dtype is out else r.to(out))
+        r = r if r.dtype is out else r.to(out)
+        if r.ndim > 1 and not is_tracing() and not (r.is_contiguous() and (ty is not ndarray or b.is_contiguous())
+                                                     and (tx is not ndarray or a.is_contiguous())):
+            r = _k_layout(r, (a, b))  # NumPy's memory layout where an operand is not C-ordered
+        return wrap(r)
 
     def _call(self, *args, out=None, where=True, casting="same_kind", order="K", dtype=None, subok=True,
               signature=None, axes=None, axis=None, keepdims=False):
@@ -250,9 +257,13 @@ class ufunc:
         if where is not True:
             res = self._masked(res, where, outs)
         if outs is None:
+            # NumPy's iterator lays out a masked or multi-output call; a plain one may take its 'trivial' loop
+            trivial = where is True and self.nout == 1
+            ops = ops if where is True else [*ops, as_tensor(where)]
+            order = "K" if order is None else order.upper()
             if self.nout == 1:
-                return wrap(res)
-            return tuple(wrap(r) for r in res)
+                return wrap(_k_layout(res, ops, order, trivial))
+            return tuple(wrap(_k_layout(r, ops, order, trivial)) for r in res)
         if self.nout == 1:
             return copy_to_out(res, outs[0], "unsafe", self)
         return tuple(wrap(r) if o is None else copy_to_out(r, o, "unsafe", self) for r, o in zip(res, outs))
@@ -371,7 +382,8 @@ class ufunc:
     def accumulate(self, array, axis=0, dtype=None, out=None):
         from ._ufunc_methods import accumulate
 
-        return accumulate(self, array, axis, dtype, out)
+        r = accumulate(self, array, axis, dtype, out)
+        return r if out is not None else wrap(_k_layout(r.tensor, (as_tensor(array),), trivial=False))
 
     def reduceat(self, array, indices, axis=0, dtype=None, out=None):
         from ._ufunc_methods import reduceat
@@ -1390,3 +1402,105 @@ for _alias, _target in _ALIASES.items():
     UFUNCS[_alias] = UFUNCS[_target]
 globals().update(UFUNCS)
 __all__ = sorted(UFUNCS) + ["ufunc"]
+
+
+# ------------------------------------------------------------------------------ result memory layout
+
+
+def _dense_strides(shape, order):
+    """Element strides of a dense array whose axes, outermost first, are ``order``."""
+    st, step = [0] * len(shape), 1
+    for d in reversed(order):
+        st[d] = step
+        step *= shape[d]
+    return st
+
+
+def _k_order(shape, operands):
+    """The axis order (outermost first) NumPy's iterator gives a new output under order='K': its insertion sort
+    of the axes, innermost first, where an axis moves inward past another only when every operand that steps
+    along both (no broadcast, stride 0, on either) steps strictly farther along it; a disagreement keeps C order.
+    ``operands``: each one's strides broadcast to ``shape``."""
+    nd = len(shape)
+    perm = list(range(nd - 1, -1, -1))  # innermost first
+    for i in range(1, nd):
+        ax, pos = perm[i], i
+        for j in range(i - 1, -1, -1):
+            decided, move = False, False
+            for st in operands:
+                s_in, s_out = st[ax], st[perm[j]]
+                if s_in and s_out:
+                    move = (builtins.abs(s_out) > builtins.abs(s_in)) and (move or not decided)
+                    decided = True
+            if not decided:
+                continue
+            if not move:
+                break
+            pos = j
+        if pos != i:
+            perm[pos + 1:i + 1] = perm[pos:i]
+            perm[pos] = ax
+    return perm[::-1]
+
+
+def _dense(strides, shape):
+    """Whether these strides step through one block of memory without gaps or overlaps."""
+    step = 1
+    for st, n in sorted((builtins.abs(st), n) for st, n in zip(strides, shape) if n != 1):
+        if st != step:
+            return False
+        step *= n
+    return True
+
+
+def _broadcast_strides(t, shape):
+    nd, k = len(shape), t.ndim
+    st = t.stride()
+    return [0] * (nd - k) + [0 if t.shape[d] == 1 else st[d] for d in range(k)]
+
+
+def k_axes(shape, ops, order="K", trivial=True):
+    """The axis order, outermost first, of the memory NumPy gives a new elementwise result of ``shape`` over
+    ``ops``.  order='K': a single-output ufunc whose array operands all have the result's shape (``trivial``)
+    gives C order when they are all C-contiguous, F order when they are all F-contiguous; otherwise NumPy's
+    iterator orders the axes (``_k_order``).  'C' and 'F' are those orders, 'A' F when every array operand is
+    F-contiguous (in the trivial case: and not all C-contiguous), C otherwise."""
+    nd = len(shape)
+    arrays = [o for o in ops if isinstance(o, torch.Tensor) and o.ndim]
+    trivial = trivial and all(tuple(o.shape) == shape for o in arrays)
+    if order == "C" or trivial and order in "KA" and all(o.is_contiguous() for o in arrays):
+        return list(range(nd))
+    if order == "F" or order in "KA" and (trivial or order == "A") and arrays and all(
+            _is_contiguous(o, "F") for o in arrays):
+        return list(range(nd - 1, -1, -1))
+    if order == "A":
+        return list(range(nd))
+    return _k_order(shape, [_broadcast_strides(o, shape) for o in arrays])
+
+
+def _k_layout(r, ops, order="K", trivial=True):
+    """``r``, the fresh result of an elementwise kernel over ``ops``, laid out in memory as NumPy lays out
+    its results (``k_axes``).  torch's TensorIterator follows the first operand whose strides differ: ``a.T * b``
+    (b C-ordered) was F-ordered, NumPy's is C-ordered (a copy here; a result in NumPy's layout costs nothing).
+    A layout that differs only in the strides of length-1 axes is restrided in place of a copy."""
+    nd = r.ndim
+    if nd < 2 or is_tracing(r):  # (a trace keeps torch's layout: reading symbolic strides would guard on them)
+        return r
+    shape, have = r.shape, r.stride()
+    if order == "K" and 1 not in shape:
+        for o in ops:
+            if isinstance(o, torch.Tensor) and o.ndim and (o.stride() != have or o.shape != shape):
+                break
+        else:
+            return r  # every operand in the result's (dense) layout: NumPy's too
+    shape = tuple(shape)
+    axes = k_axes(shape, ops, order, trivial)
+    want = _dense_strides(shape, axes)
+    if list(have) == want or r.numel() == 0:
+        return r
+    if all(h == w for h, w, n in zip(have, want, shape) if n != 1) and _dense(have, shape):
+        return r.as_strided(shape, want)
+    inverse = [0] * nd
+    for i, d in enumerate(axes):
+        inverse[d] = i
+    return r.permute(axes).clone(memory_format=torch.contiguous_format).permute(inverse)
