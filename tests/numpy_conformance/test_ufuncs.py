@@ -812,3 +812,22 @@ def test_matmul_errors_name_the_operand_as_numpy(a, b):
     with pytest.raises(ValueError) as got:
         shim.matmul(shim.ones(a), shim.ones(b))
     assert str(got.value)[:60] == str(want.value)[:60]
+
+
+@pytest.mark.parametrize("f", [
+    lambda xp, a, b: xp.maximum(a, b), lambda xp, a, b: xp.minimum(a, b), lambda xp, a, b: xp.fmax(a, b),
+    lambda xp, a, b: xp.fmin(a, b), lambda xp, a, b: xp.max(a), lambda xp, a, b: xp.min(b),
+    lambda xp, a, b: xp.nanmax(a), lambda xp, a, b: xp.nanmin(b), lambda xp, a, b: xp.maximum.reduce(b),
+    lambda xp, a, b: xp.maximum.accumulate(a), lambda xp, a, b: xp.max(xp.stack([a, b]), axis=0),
+    lambda xp, a, b: xp.amax(a.astype(xp.float32)), lambda xp, a, b: xp.clip(a, b, 1.0),
+])
+def test_signed_zero_extrema_compare_equal(f):
+    """Which zero maximum/minimum/max/min (and fmax/fmin) return between 0.0 and -0.0 is NumPy's SIMD loop's
+    accident (on x86 maximum(0.0, -0.0) is -0.0, the second operand) and torch's in the shim (README): only the
+    values are pinned, equal to NumPy's under ==."""
+    a = numpy.array([0.0, -0.0, -0.0, 0.0] * 9)
+    b = numpy.array([-0.0, 0.0, -0.0, 0.0] * 9)
+    exp = f(numpy, a, b)
+    got = numpy.asarray(f(shim, shim.asarray(a), shim.asarray(b)))
+    assert got.dtype == numpy.asarray(exp).dtype and got.shape == numpy.shape(exp)
+    assert numpy.all(got == exp) and numpy.all(got == 0)
