@@ -304,7 +304,7 @@ def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, d
 # ---------------------------------------------------------------- numerical ranges
 
 
-def arange(start_or_stop=_np._NoValue, /, stop=None, step=1, *, dtype=None, device=None, like=None):
+def arange(start_or_stop=_np._NoValue, /, stop=None, step=1, dtype=None, *, device=None, like=None):
     """``numpy.arange``: length ``ceil((stop - start) / step)``; values ``first + i*delta`` with ``first`` and
     ``delta = second - first`` taken in the result dtype, as NumPy fills (``arange(0, 5, .5, dtype=int)`` is all
     zeros).  The default dtype is that of ``start, stop, step`` promoted with int64.  Bounds given as arrays are

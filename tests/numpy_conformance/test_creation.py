@@ -218,6 +218,7 @@ def test_arange_floats(start, stop, step, dtype):
     ((-1, 2), {"dtype": numpy.uint8}), ((2**64 - 2, 2**64), {"dtype": numpy.uint64}), ((2**63 - 2, 2**63 + 1), {}),
     ((0, 1e300, 1e-300), {}), ((float("nan"),), {}), ((1, float("inf")), {}), ((0, 1, 0.1), {"dtype": "f4"}),
     ((0, 3), {"dtype": numpy.complex64}), ((0.5, 2, 0.3), {"dtype": numpy.float16}), ((3, None), {}),
+    ((0, 5, 2, numpy.float32), {}), ((0, 5, 2, "i1"), {}), ((0, 5, 2, None, 1), {}),  # dtype is positional too
 ])
 def test_arange_cases(args, kwargs):
     assert_matches(lambda xp: xp.arange(*args, **kwargs))
