@@ -897,7 +897,12 @@ def pad(array, pad_width, mode="constant", **kwargs):
             if a.shape[ax] == 0 and any(w):
                 raise ValueError(f"can't extend empty axis {ax} using modes other than 'constant' or 'empty'")
         return wrap(torch.empty([n + sum(w) for n, w in zip(a.shape, widths)], dtype=a.dtype, device=a.device))
-    return wrap(_pad_axes(a, widths, _pad_mode(mode, kwargs, a.ndim)))
+    pad_axis = _pad_mode(mode, kwargs, a.ndim)
+    if mode in ("constant", "maximum", "minimum", "mean", "median"):
+        for ax, w in enumerate(widths):  # NumPy reads the pad values of every axis, padded or not: their errors
+            if not any(w):
+                pad_axis(a, ax, None)
+    return wrap(_pad_axes(a, widths, pad_axis))
 
 
 def _pad_mode(mode, kwargs, ndim):
@@ -955,6 +960,13 @@ def _blocks(t, ax, w, before, after) -> torch.Tensor:
 
 
 def _pad_constant(t, ax, w, values):
+    """``t`` padded along ``ax`` by ``w`` with ``values`` (None: uninitialized); ``w`` None: only check that the
+    values can be stored (NumPy's OverflowError)."""
+    if w is None:
+        if values is not None:
+            for v in values:
+                _stored(v, t)
+        return t
     if values is None:
         s = list(t.shape)
         return torch.cat([t.new_empty(s[:ax] + [w[0]] + s[ax + 1:]), t, t.new_empty(s[:ax] + [w[1]] + s[ax + 1:])], ax)
@@ -1030,6 +1042,10 @@ def _pad_stat(t, ax, w, lengths, mode):
     lb, la = (n if x is None or x > n else x for x in lengths)
     if 0 in (lb, la) and mode in ("maximum", "minimum"):
         raise ValueError("stat_length of 0 yields no value for padding")
+    if w is None:  # an axis not padded: NumPy still takes its statistics (the warning of an empty mean)
+        if 0 in (lb, la):
+            warnings.warn("Mean of empty slice.", RuntimeWarning, stacklevel=4)
+        return t
     stats = []
     for start, length in ((0, lb), (n - la, la)):
         s = func(wrap(t.narrow(ax, start, length)), axis=ax, keepdims=True).tensor

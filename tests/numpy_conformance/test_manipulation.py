@@ -572,6 +572,32 @@ def test_pad_empty_and_callable():
     assert_matches(lambda xp, a: xp.pad(a, 1, ten_fill, value=7), a)
 
 
+@pytest.mark.parametrize("width", [0, ((0, 0), (1, 2)), ((1, 0), (0, 0))])
+@pytest.mark.parametrize("mode, kwargs", [
+    ("constant", {"constant_values": 300}), ("constant", {"constant_values": ((1, 2), (3, -1))}),
+    ("maximum", {"stat_length": 0}), ("minimum", {"stat_length": ((1, 1), (0, 1))}), ("mean", {"stat_length": 0}),
+    ("median", {"stat_length": ((0, 1), (1, 1))}),
+])
+def test_pad_values_of_unpadded_axes(width, mode, kwargs):
+    """NumPy reads the pad values and statistics of every axis, padded or not: a constant that does not fit
+    (OverflowError), max/min over stat_length 0 (ValueError) and an empty mean's warning come on an axis padded
+    by 0 too (the shim skipped such axes)."""
+    a = numpy.arange(12, dtype=numpy.uint8).reshape(3, 4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert_matches(lambda xp, a: xp.pad(a, width, mode, **kwargs), a)
+    caught = []
+    for xp in (numpy, shim):
+        with warnings.catch_warnings(record=True) as ws:
+            warnings.simplefilter("always")
+            try:
+                xp.pad(xp.asarray(a), width, mode, **kwargs)
+            except (ValueError, OverflowError):
+                pass
+        caught.append({w.category for w in ws})
+    assert caught[0] == caught[1]
+
+
 # ---------------------------------------------------------------- deleting and inserting
 
 
