@@ -657,6 +657,10 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):  # noq
     w = None if weights is None else as_tensor(weights).reshape(-1)
     if w is not None and w.numel() != n:
         raise ValueError("weights should have the same shape as a.")
+    if w is not None and not _np.can_cast(_dtypes.from_torch(w.dtype), _np.float64, "safe"):
+        # NumPy counts with bincount, whose weights cast safely to float64 (histogram's own sums take complex)
+        raise TypeError(f"Cannot cast array data from {_dtypes.from_torch(w.dtype)!r} to dtype('float64') "
+                        "according to the rule 'safe'")
     flat = torch.zeros(n, dtype=torch.int64, device=x.device)
     valid = torch.ones(n, dtype=torch.bool, device=x.device)
     for i, e in enumerate(edges):
@@ -670,8 +674,7 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):  # noq
     shape = [e.numel() - 1 for e in edges]
     total = math.prod(shape)
     idx = torch.where(valid, flat, total)
-    vals = torch.ones(n, dtype=torch.float64, device=x.device) if w is None else w.to(
-        torch.float64 if not w.is_complex() else w.dtype)
+    vals = torch.ones(n, dtype=torch.float64, device=x.device) if w is None else w.to(torch.float64)
     hist = _bin_sums(idx, vals, total + 1)[:total]
     hist = hist.reshape(shape)
     if density:

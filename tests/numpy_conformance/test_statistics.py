@@ -341,6 +341,17 @@ def test_histogram2d_dd_bins_by_length():
     assert_matches(lambda xp, xy: xp.histogramdd([xy[:, 0], xy[:5, 1]]), xy)
 
 
+@pytest.mark.parametrize("dt", ["complex128", "complex64", "bool", "uint64", "float16", "int8"])
+def test_histogramdd_weights_cast_safely(dt):
+    """histogram2d/dd count with bincount, whose weights cast safely to float64: complex weights are a TypeError
+    (ours summed them as complex); 1-D histogram takes them."""
+    xy = numpy.random.default_rng(0).standard_normal((20, 2))
+    w = (numpy.arange(20) % 3 + 1j * (dt.startswith("complex"))).astype(dt)
+    assert_matches(lambda xp, xy, w: xp.histogramdd(xy, bins=3, weights=w), xy, w)
+    assert_matches(lambda xp, xy, w: xp.histogram2d(xy[:, 0], xy[:, 1], bins=2, weights=w, density=True), xy, w)
+    assert_matches(lambda xp, xy, w: xp.histogram(xy[:, 0], bins=2, weights=w), xy, w)
+
+
 @given(arrays(dtypes(BOOL + INTEGER + FLOAT[2:]), shapes(min_dims=1, max_dims=1, max_side=8)), st.integers(0, 4),
        st.booleans())
 def test_bincount(x, minlength, weighted):
