@@ -212,6 +212,9 @@ def test_chebyshev_extras_and_polyutils():
                                U(xp).getdomain([1j, 2]), U(xp).mapdomain(xp.asarray([0.0, 1.0]), [0, 1], [2, 4]),
                                U(xp).mapparms([0, 1], [2, 4]), U(xp).as_series([[1, 2], [3.0]]),
                                U(xp).trimcoef([1, 0.1, 0], 0.2)])
+    # a list or tuple stays one (ours made an array of it)
+    assert_matches(lambda xp: [U(xp).trimseq([1, 0, 0]), U(xp).trimseq((2.0, 0.0)), U(xp).trimseq([0, 0]),
+                               U(xp).trimseq([]), U(xp).trimseq([1, 2])])
     P = lambda xp: xp.polynomial.polynomial  # noqa: E731
     x, r = numpy.array([1.0, 2.5]), numpy.array([[1, 2], [3, 4]])
     assert_matches(lambda xp, x, r: [P(xp).polyvalfromroots(x, [1, 3]), P(xp).polyvalfromroots(2.0, r),

@@ -56,7 +56,15 @@ def as_series(alist, trim=True):
 
 
 def trimseq(seq):
-    """Trailing zeros removed (one coefficient kept); empty input unchanged."""
+    """Trailing zeros removed (one coefficient kept); empty input unchanged.  A list or tuple comes back as
+    one, sliced as NumPy slices it (the same object when its last entry is not 0)."""
+    if isinstance(seq, (list, tuple)):
+        if len(seq) == 0 or seq[-1] != 0:
+            return seq
+        i = len(seq) - 1
+        while i > 0 and seq[i] == 0:
+            i -= 1
+        return seq[:i + 1]
     t = tensor(seq)
     return wrap(trimmed(t)) if t.ndim == 1 else seq
 
