@@ -120,3 +120,18 @@ def test_shares_memory_of_two_arguments_runs_in_numpy():
     for y in (a[1:], a.copy(), a.view(np.int64), a[::2]):
         report = npcompile.explain(f, backend="aot_eager")(a, y)
         assert report.result == f(a, y) and report.graph_break_count >= 1
+
+
+def _permutations(x, m):
+    rng = np.random.default_rng(11)
+    return rng.permutation(x), rng.permutation(m, axis=1), rng.permutation(m), rng.permutation(5), rng.random(3)
+
+
+def test_permutation_of_an_array_by_a_seeded_generator_is_one_graph():
+    """rng.permutation(x) of an array, rng made inside with a constant seed, broke the graph (its argument is no
+    constant); NumPy draws it as rng.permutation(len) and takes those positions, so the positions are folded
+    like the generator's other draws, the take is traced: NumPy's exact stream, and the draws after it too."""
+    x, m = np.arange(10.0) * 3, np.arange(12, dtype=np.int8).reshape(3, 4)
+    g = one_graph(_permutations, x, m)
+    assert same(g(x, m), _permutations(x, m))
+    assert same(g(x[::-1].copy(), m + 1), _permutations(x[::-1].copy(), m + 1))
