@@ -100,7 +100,8 @@ def _median(a, axis, out, keepdims, nan):
     acc, res = _mean_dtypes(_dtypes.from_torch(t.dtype), None)
     n = s.shape[-1]
     if s.numel() == 0:  # no values, or no slices (compiled, Inductor's complex add of empty picks fails to build)
-        if n == 0 and (not nan or math.prod(s.shape[:-1])):  # (nanmedian: NumPy's nanmean warns for a slice)
+        # (nanmedian of floats: NumPy's nanmean, which warns only for a slice; of integers: its mean, as median)
+        if n == 0 and (not nan or not (t.is_floating_point() or t.is_complex()) or math.prod(s.shape[:-1])):
             warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=3)
         r = torch.full(s.shape[:-1] + (1,), torch.nan, dtype=_dtypes.to_torch(res).to_real(), device=s.device)
         r = torch.complex(r, r) if s.is_complex() else r  # NumPy's nan+nanj

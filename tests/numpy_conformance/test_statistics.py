@@ -470,18 +470,19 @@ def test_strided_searches_do_not_warn(call):
 
 @pytest.mark.parametrize("name", ["median", "nanmedian"])
 @pytest.mark.parametrize("shape, axis", [((0, 0), 0), ((0, 3), 0), ((3, 0), 1), ((0,), None), ((2, 0, 0), 1), ((0, 2), 1)])
-def test_median_of_empty_warns_as_numpy(name, shape, axis):
-    """median warns 'Mean of empty slice' whenever the reduced axis is empty (NumPy's mean does); nanmedian only
-    when some slice is empty, not for an empty result (NumPy's nanmean: ours warned for nanmedian of (0, 0) on
-    axis 0)."""
+@pytest.mark.parametrize("dt", ["float64", "int32"])
+def test_median_of_empty_warns_as_numpy(name, shape, axis, dt):
+    """median warns 'Mean of empty slice' whenever the reduced axis is empty (NumPy's mean does); nanmedian of
+    floats only when some slice is empty, not for an empty result (NumPy's nanmean: ours warned for nanmedian of
+    (0, 0) on axis 0), of integers as median."""
     caught = []
     for xp in (numpy, shim):
         with warnings.catch_warnings(record=True) as ws:
             warnings.simplefilter("always")
             with numpy.errstate(invalid="ignore"):
-                getattr(xp, name)(xp.zeros(shape), axis=axis)
+                getattr(xp, name)(xp.zeros(shape, dt), axis=axis)
         caught.append({str(w.message).rstrip(".") for w in ws if "empty slice" in str(w.message)})
     assert caught[0] == caught[1]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        assert_matches(lambda xp, a: getattr(xp, name)(a, axis=axis), numpy.zeros(shape))
+        assert_matches(lambda xp, a: getattr(xp, name)(a, axis=axis), numpy.zeros(shape, dt))
