@@ -48,7 +48,7 @@ import numpy as _np
 import torch
 
 from . import config
-from ._errors import UnsupportedFeature, numpy_error
+from ._errors import ASSERT_TAG, UnsupportedFeature, numpy_error
 from ._numpy._trace import runtime_checks
 from . import fallback as _fallback
 from .tracing import _copies
@@ -397,9 +397,10 @@ class _Backend:
         if rec is not None:
             rec.graphs.append(gm)
         self.owner._graph_count += 1
+        asserts = _tag_asserts(gm)
         compiled = self.backend(gm, example_inputs)
         lean = _lean_graph.lean_call(compiled)  # what the direct path calls instead (see _fast_path)
-        if _has_checks(gm):
+        if asserts or _has_checks(gm):
             checks = runtime_checks(example_inputs)
             compiled = _numpy_errors(compiled, checks)
             lean = lean and _numpy_errors(lean, checks)
@@ -410,6 +411,21 @@ class _Backend:
         if lean is not None:
             _lean_graph.attach(compiled, lean)
         return compiled
+
+
+def _tag_asserts(gm) -> bool:
+    """Tags the message of each ``torch._assert_async`` that Dynamo made of a Python ``assert`` on array values
+    (the shim's own checks run inside its calls, not in this graph), so that a failed one raises AssertionError
+    (``_errors.numpy_error``); it raised a RuntimeError.  Whether there was one."""
+    found = False
+    for n in gm.graph.nodes:
+        if n.op == "call_function" and n.target is torch._assert_async and len(n.args) == 2 \
+                and isinstance(n.args[1], str) and not n.args[1].startswith(ASSERT_TAG):
+            n.args = (n.args[0], ASSERT_TAG + n.args[1])
+            found = True
+    if found:
+        gm.recompile()
+    return found
 
 
 def _has_checks(gm) -> bool:

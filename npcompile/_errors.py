@@ -21,6 +21,11 @@ class UnsupportedFeature(NotImplementedError):
 LINALG_TAG = "numpy.linalg.LinAlgError: "
 VALUE_TAG = "numpy ValueError: "
 INDEX_TAG = "numpy IndexError: "
+# A Python ``assert`` on array values, which Dynamo compiles into ``torch._assert_async(ok, message)``: npcompile
+# tags the message (``_compile._tag_asserts``) so that a failed one raises AssertionError, as Python does, not a
+# RuntimeError.  Dynamo's message for an assert without one is ASSERT_DEFAULT.
+ASSERT_TAG = "python AssertionError: "
+ASSERT_DEFAULT = "assertion error"
 
 
 # A failed runtime assertion on sizes that depend on the data: Inductor's code raises the bare expression
@@ -45,10 +50,12 @@ def numpy_error(e: RuntimeError, checks: dict[str, tuple[type, str]]) -> Excepti
     if _SIZES_AGREE.fullmatch(expression):
         return ValueError(f"operands could not be broadcast together: sizes that depend on the data differ "
                           f"({expression})")
-    for tag in (LINALG_TAG, VALUE_TAG, INDEX_TAG):
+    for tag in (LINALG_TAG, VALUE_TAG, INDEX_TAG, ASSERT_TAG):
         at = text.find(tag)
         if at >= 0:
             message = text[at + len(tag):].splitlines()[0]
+            if tag is ASSERT_TAG:
+                return AssertionError() if message == ASSERT_DEFAULT else AssertionError(message)
             if tag is not LINALG_TAG:
                 return (ValueError if tag is VALUE_TAG else IndexError)(message)
             from numpy.linalg import LinAlgError

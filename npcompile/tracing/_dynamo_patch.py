@@ -1304,8 +1304,6 @@ def _seeded_generator_variable_type():
                 self._break(name, "is not a draw that can be folded")
             if name == "choice" and args and isinstance(args[0], _NumpyNdarrayVariable):
                 return self._choice_of_array(tx, args[0], args[1:], kwargs)
-            if name == "permutation" and args and isinstance(args[0], _NumpyNdarrayVariable):
-                return self._permutation_of_array(tx, args[0], args[1:], kwargs)
             a, k = self._constants(name, args, kwargs)
             trial, value = self._trial(name, lambda g: getattr(g, name)(*a, **k))
             if isinstance(value, (float, int, bytes)) or value is None:
@@ -1331,22 +1329,6 @@ def _seeded_generator_variable_type():
             self.gen = trial
             idx = ConstantVariable.create(idx) if isinstance(idx, int) else \
                 self._node(tx, ArrayConstant(_np.asarray(idx)), [], {})
-            return self._node(tx, _shim().take, [a, idx], {"axis": ConstantVariable.create(axis)})
-
-        def _permutation_of_array(self, tx, a, args, kwargs):
-            """``rng.permutation(x, axis)`` of an array: NumPy's draws are those of ``rng.permutation(len)``
-            (it shuffles the positions, or a copy of a 1-D ``x`` the same way), taken along ``axis``; the
-            positions are folded, the take is traced."""
-            pos, k = self._constants("permutation", args, kwargs)
-            k = {**dict(zip(("axis",), pos)), **k}
-            shape = a.as_proxy().node.meta["example_value"].shape
-            axis = k.pop("axis", 0)
-            if k or len(pos) > 1 or not shape or not all(type(n) is int for n in shape) or type(axis) is not int \
-                    or not -len(shape) <= axis < len(shape):
-                self._break("permutation", "permutes a 0-d array, an array of traced shape, or along no axis")
-            trial, idx = self._trial("permutation", lambda g: g.permutation(shape[axis]))
-            self.gen = trial
-            idx = self._node(tx, ArrayConstant(idx), [], {})
             return self._node(tx, _shim().take, [a, idx], {"axis": ConstantVariable.create(axis)})
 
         def _constants(self, name, args, kwargs):
@@ -1831,6 +1813,23 @@ def _guard_from_numpy(a):
     return _ORIG_GUARD_FROM_NUMPY(a) if t is None else t
 
 
+_ORIG_EQUALS_MATCH = _dy_guards.GuardBuilder.EQUALS_MATCH
+
+
+def _equals_match(self, guard, recompile_hint=None):
+    """GuardBuilder.EQUALS_MATCH, which guards a float argument (a constant in the graph) on ``==``: that takes
+    -0.0 for 0.0, so ``f(x, -0.0)`` after ``f(x, 0.0)`` ran the graph traced for 0.0 (``np.copysign(1, x * k)``,
+    ``1 / (x + k)``; plain torch.compile 2.13 too).  A zero is also guarded on its sign."""
+    _ORIG_EQUALS_MATCH(self, guard, recompile_hint)
+    val = self.get(guard)
+    if type(val) is float and val == 0.0:
+        sign = math.copysign(1.0, val)
+        code = [f"math.copysign(1.0, {self.arg_ref(guard)}) == {sign}"]
+        self.get_guard_manager(guard).add_lambda_guard(
+            lambda v: type(v) is float and math.copysign(1.0, v) == sign,
+            _dy_guards.get_verbose_code_parts(code, guard), guard.user_stack)
+
+
 def _guard_closure_vars():
     """guards._get_closure_vars, the names guard sources are evaluated with while guards are built: with
     ``___from_numpy`` as ``_guard_from_numpy``.  Dynamo caches the dict it builds on first use, so without this
@@ -1992,6 +1991,8 @@ def _patch_table():
         if _ORIG_GUARD_CLOSURE_VARS is not None:
             # guards._get_closure_vars (Dynamo's cached names for evaluating guard sources): the same swap there.
             table.append((_dy_guards, "_get_closure_vars", _guard_closure_vars))
+    # guards.GuardBuilder.EQUALS_MATCH (the guard of a float argument): the sign of a zero too (_equals_match).
+    table.append((_dy_guards.GuardBuilder, "EQUALS_MATCH", _equals_match))
     # runtime_wrappers._create_runtime_wrapper (AOTAutograd's per-call wrapper around a graph, looked up when built):
     # marks the wrappers that have nothing to do per call, which the direct path then skips (tracing._lean_graph).
     table.append((_lean_graph.runtime_wrappers, "_create_runtime_wrapper", _lean_graph.create_runtime_wrapper))

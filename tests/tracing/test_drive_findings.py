@@ -73,3 +73,36 @@ def test_an_int_read_from_the_data_keeps_numpys_conversion(backend):
         args = np.arange(5, dtype=np.uint8), np.array([v, 0])
         want, got = _outcome(_data_int, *args), _outcome(compiled, *args)
         assert want is got is OverflowError or same(got, want), (v, got, want)
+
+
+def _signed(a, k):
+    return np.copysign(1.0, a * k), 1.0 / (a * 0 + k)
+
+
+@pytest.mark.parametrize("backend", ["eager", "aot_eager"])
+def test_a_float_argument_zero_is_told_from_minus_zero(backend):
+    """Dynamo guards a float argument on ==, which takes -0.0 for 0.0: the graph traced for 0.0 ran for -0.0."""
+    compiled = C.compile(_signed, backend=backend)
+    for k in [0.0, -0.0, 0.0, np.float64(0.0), np.float64(-0.0), np.float32(-0.0), np.float32(0.0), 1.0, -0.0]:
+        assert same(compiled(np.ones(3), k), _signed(np.ones(3), k)), k
+
+
+# compiled from a string: pytest rewrites the assert statements of test modules
+exec(compile("""
+def _asserts(a):
+    assert (a >= 0).all()
+    assert a.min() > 0, "must be positive"
+    return a.sum()
+""", __name__, "exec"))
+
+
+@pytest.mark.parametrize("backend", ["eager", "aot_eager", "inductor"])
+def test_a_failed_assert_on_array_values_raises_assertion_error(backend):
+    """Dynamo compiles ``assert`` on array values into torch._assert_async, which raised a RuntimeError."""
+    compiled = C.compile(_asserts, backend=backend)
+    assert same(compiled(np.ones(3)), _asserts(np.ones(3)))
+    with pytest.raises(AssertionError) as e:
+        compiled(-np.ones(3))
+    assert e.value.args == ()
+    with pytest.raises(AssertionError, match="^must be positive$"):
+        compiled(np.zeros(3))
