@@ -1304,6 +1304,8 @@ def _seeded_generator_variable_type():
                 self._break(name, "is not a draw that can be folded")
             if name == "choice" and args and isinstance(args[0], _NumpyNdarrayVariable):
                 return self._choice_of_array(tx, args[0], args[1:], kwargs)
+            if name == "permutation" and args and isinstance(args[0], _NumpyNdarrayVariable):
+                return self._permutation_of_array(tx, args[0], args[1:], kwargs)
             a, k = self._constants(name, args, kwargs)
             trial, value = self._trial(name, lambda g: getattr(g, name)(*a, **k))
             if isinstance(value, (float, int, bytes)) or value is None:
@@ -1329,6 +1331,22 @@ def _seeded_generator_variable_type():
             self.gen = trial
             idx = ConstantVariable.create(idx) if isinstance(idx, int) else \
                 self._node(tx, ArrayConstant(_np.asarray(idx)), [], {})
+            return self._node(tx, _shim().take, [a, idx], {"axis": ConstantVariable.create(axis)})
+
+        def _permutation_of_array(self, tx, a, args, kwargs):
+            """``rng.permutation(x, axis)`` of an array: NumPy's draws are those of ``rng.permutation(len)``
+            (it shuffles the positions, or a copy of a 1-D ``x`` the same way), taken along ``axis``; the
+            positions are folded, the take is traced."""
+            pos, k = self._constants("permutation", args, kwargs)
+            k = {**dict(zip(("axis",), pos)), **k}
+            shape = a.as_proxy().node.meta["example_value"].shape
+            axis = k.pop("axis", 0)
+            if k or len(pos) > 1 or not shape or not all(type(n) is int for n in shape) or type(axis) is not int \
+                    or not -len(shape) <= axis < len(shape):
+                self._break("permutation", "permutes a 0-d array, an array of traced shape, or along no axis")
+            trial, idx = self._trial("permutation", lambda g: g.permutation(shape[axis]))
+            self.gen = trial
+            idx = self._node(tx, ArrayConstant(idx), [], {})
             return self._node(tx, _shim().take, [a, idx], {"axis": ConstantVariable.create(axis)})
 
         def _constants(self, name, args, kwargs):
