@@ -36,11 +36,14 @@ def _shift_right(z: torch.Tensor, k: int) -> torch.Tensor:
 
 
 def mix64(z):
-    """SplitMix64's output function: a bijection of 64-bit words that scatters every input bit (on int64 torch
-    tensors or NumPy arrays: both wrap on overflow)."""
-    z = (z ^ _shift_right(z, 30)) * _MIX1
-    z = (z ^ _shift_right(z, 27)) * _MIX2
-    return z ^ _shift_right(z, 31)
+    """SplitMix64's output function, a bijection of 64-bit words that scatters every input bit, computed in place
+    in ``z`` (an int64 torch tensor or NumPy array: both wrap on overflow)."""
+    z ^= _shift_right(z, 30)
+    z *= _MIX1
+    z ^= _shift_right(z, 27)
+    z *= _MIX2
+    z ^= _shift_right(z, 31)
+    return z
 
 
 def _bits(key: torch.Tensor, n, start: int, step: int) -> torch.Tensor:

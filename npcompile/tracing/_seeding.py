@@ -54,22 +54,22 @@ def _next_seed() -> int:
 
 
 # A CPU generator's state (torch 2.11 to 2.13): a header that a fresh ``manual_seed`` leaves as it must be, then
-# MT19937's 624 state words in 64-bit slots from byte 24 on, then a cache of normals marked empty.
+# MT19937's 624 state words in 64-bit slots from byte 24 on, then a cache of normals marked empty.  One buffer,
+# refilled per seed (``set_state`` copies it).
 _CPU_STATE = torch.Generator().manual_seed(0).get_state()
-_CPU_WORDS = slice(24, 24 + 8 * 624)
+_CPU_WORDS = _CPU_STATE[24:24 + 8 * 624].view(torch.int64).numpy()
 _POSITIONS = _np.arange(1, 625, dtype=_np.int64)
 
 
 def _seed(g: torch.Generator, seed: int) -> None:
     """Seed ``g`` with all of ``seed``'s 53 bits.  A CPU generator's ``manual_seed`` keeps 32 (MT19937's
     initialization), which would let two calls share their draws after about 77000 calls (the birthday bound
-    of 2**32); its state words are filled by SplitMix64 from the whole seed instead."""
+    of 2**32); its state words are filled by SplitMix64 from the whole seed instead (about 8 us)."""
     if g.device.type != "cpu":
         g.manual_seed(seed)
         return
-    state = _CPU_STATE.clone()
-    state[_CPU_WORDS].view(torch.int64).numpy()[:] = mix64((_POSITIONS + seed) * GAMMA) & 0xFFFFFFFF
-    g.set_state(state)
+    _np.bitwise_and(mix64((_POSITIONS + seed) * GAMMA), 0xFFFFFFFF, out=_CPU_WORDS)
+    g.set_state(_CPU_STATE)
 
 
 def seeded(compiled, devices):
