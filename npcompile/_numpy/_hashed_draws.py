@@ -46,28 +46,21 @@ def mix64(z):
     return z
 
 
-def _bits(key: torch.Tensor, n, start: int, step: int) -> torch.Tensor:
-    """64 random bits (as int64) for positions start, start + step, ... (n of them).
+def _bits(key: torch.Tensor, n) -> torch.Tensor:
+    """64 random bits (as int64) for positions 0 to n - 1.
 
     Position p under key (a, b) is mix(mix((p + 1 + a) * gamma) ^ b): the inner mix is SplitMix64's sequence
     seeded with a * gamma (gamma is odd, so distinct a give distinct seeds); the outer one, keyed by b, keeps
     two draws whose seeds happen to lie close on that one 2**64 cycle from sharing numbers.  The key is added
     to the position before the multiplication: Inductor folds constant arithmetic on positions into its index
     expressions, which must not overflow."""
-    p = torch.arange(n, dtype=torch.int64, device=key.device) * step + (start + 1)
+    p = torch.arange(1, n + 1, dtype=torch.int64, device=key.device)
     return mix64(mix64((p + key[0]) * GAMMA) ^ key[1])
 
 
-def uniform(key: torch.Tensor, shape, dtype=torch.float64, start: int = 0, step: int = 1) -> torch.Tensor:
+def uniform(key: torch.Tensor, shape, dtype=torch.float64) -> torch.Tensor:
     """Uniforms on [0, 1) in ``dtype`` (float32 or float64)."""
     bits = _BITS[dtype]
-    z = _shift_right(_bits(key, math.prod(shape), start, step), 64 - bits)
+    z = _shift_right(_bits(key, math.prod(shape)), 64 - bits)
     return (z.to(dtype) * 2.0 ** -bits).reshape(shape)
 
-
-def normal(key: torch.Tensor, shape, dtype=torch.float64) -> torch.Tensor:
-    """Standard normals by Box-Muller on two independent float64 uniforms per element (even and odd positions),
-    then cast: the tails reach sqrt(-2 log 2**-53) = 8.6 sigma for float32 results too."""
-    u = uniform(key, shape, torch.float64, 0, 2)
-    v = uniform(key, shape, torch.float64, 1, 2)
-    return (torch.sqrt(-2.0 * torch.log1p(-u)) * torch.cos((2.0 * math.pi) * v)).to(dtype)
