@@ -586,8 +586,12 @@ class _Sampler:
         if not isinstance(lo, torch.Tensor) and not isinstance(hi, torch.Tensor):
             if top + 1 > 2**63 - 1:
                 raise UnsupportedFeature("random integers above 2**63 - 2")
-            r = torch.randint(builtins.int(lo), builtins.int(top) + 1, shape, generator=self._g(),
-                              dtype=torch.int64, device=self._device)
+            span = builtins.int(top) - builtins.int(lo) + 1
+            if self._hashed() and span <= 2**53:  # floor(u * span) < span: u <= 1 - 2**-53 rounds below span
+                r = (self._uniform01(shape) * span).floor_().to(torch.int64) + builtins.int(lo)
+            else:
+                r = torch.randint(builtins.int(lo), builtins.int(top) + 1, shape, generator=self._g(),
+                                  dtype=torch.int64, device=self._device)
         else:  # per-element bounds: a 62-bit draw reduced modulo each span (bias below span / 2**62)
             lo_t, top_t = (_full(x, shape, self._device, torch.int64) for x in (lo, top))
             raw = torch.randint(0, 2**62, shape, generator=self._g(), dtype=torch.int64, device=self._device)

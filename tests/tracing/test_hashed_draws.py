@@ -99,3 +99,23 @@ def test_inductor_hashes_exactly_as_torch():
     for o, r in zip(ours, ref):
         np.testing.assert_allclose(o, r, rtol=1e-12, atol=0)
     np.testing.assert_array_equal(ours[0], ref[0])
+
+
+@pytest.mark.parametrize("low, high, dtype", [(0, 10, np.int64), (-3, 4, np.int8), (0, 256, np.uint8),
+                                              (0, 2, np.bool_), (5, 6, np.int64), (-2**52, 2**52, np.int64)])
+def test_compiled_integers_cover_their_range_uniformly(low, high, dtype):
+    """Integers from hashed uniforms, floor(u * span): every value of a small range about equally often, the
+    bounds kept for spans up to 2**53, NumPy's dtype."""
+    def draw(x):
+        return np.random.randint(low, high, size=x.shape, dtype=dtype)
+
+    got = C.compile(draw, backend="aot_eager")(np.zeros(N))
+    assert got.dtype == np.dtype(dtype) and got.shape == (N,)
+    ints = got.astype(np.int64)
+    assert ints.min() >= low and ints.max() < high
+    span = high - low
+    if span <= 16:
+        counts = np.bincount(ints - low, minlength=span)
+        assert (abs(counts - N / span) < 5 * np.sqrt(N / span)).all(), counts
+    else:
+        assert_same_distribution(ints / span, np.random.default_rng(1).integers(low, high, N) / span)
