@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import operator
 
+import numpy as _np
 import torch
 # NumPy's own named results: a result's type is NumPy's, in the shim and out of compiled code
 from numpy.lib._arraysetops_impl import UniqueAllResult, UniqueCountsResult, UniqueInverseResult
@@ -18,6 +19,7 @@ from . import _dtypes
 from ._indexing import _moved
 from ._ndarray import ndarray, wrap
 from ._normalize import as_tensor, normalize_axis_index
+from ._trace import is_tracing
 from ._sorting import _argsort
 
 __all__ = ["unique", "unique_all", "unique_counts", "unique_inverse", "unique_values", "isin", "intersect1d",
@@ -141,12 +143,26 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
                                    for t in (e, s)):
         raise ValueError("The 'table' method is only supported for boolean or integer arrays. Please select "
                          "'sort' or None for kind.")
+    if kind == "table" and s.numel() and not is_tracing(s):
+        _check_table_range(s)
     e, s = _common(e, s)
     if e.is_complex():
         found = _isin_sorted(e.reshape(-1), s.reshape(-1)).reshape(e.shape)
     else:
         found = torch.isin(_equatable(e), _equatable(s).reshape(-1))  # torch needs contiguous test elements
     return wrap(~found if invert else found)
+
+
+def _check_table_range(s):
+    """NumPy's 'table' method indexes a table by ``test_elements - min``, computed in their dtype (bool as uint8):
+    a range of values beyond that dtype's maximum is its RuntimeError (data-dependent: eager only)."""
+    from ._reductions import amax, amin
+
+    d = _dtypes.from_torch(s.dtype) if s.dtype != torch.bool else _np.dtype(_np.uint8)
+    t = wrap(s)
+    if int(amax(t)) - int(amin(t)) > _np.iinfo(d).max:
+        raise RuntimeError("You have specified kind='table', but the range of values in `ar2` or `ar1` exceed the "
+                           "maximum integer of the datatype. Please set `kind` to None or 'sort'.")
 
 
 def _equatable(t):

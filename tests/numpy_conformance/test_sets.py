@@ -79,6 +79,18 @@ def test_isin_arguments():
     assert_matches(lambda xp, a, b: xp.isin(a, b), numpy.array([200], numpy.uint8), numpy.array([-56], numpy.int8))
 
 
+@pytest.mark.parametrize("s", [numpy.array([-128, 127], numpy.int8), numpy.array([-128, 0], numpy.int8),
+                               numpy.array([0, 2**31 - 1], numpy.int32), numpy.array([-1, 2**31 - 1], numpy.int32),
+                               numpy.array([3, 9], numpy.uint64), numpy.array([True, False]),
+                               numpy.array([], numpy.int8)])
+@pytest.mark.parametrize("invert", [False, True])
+def test_isin_table_range(s, invert):
+    """kind='table' indexes a table by test_elements - min in their dtype: a range beyond the dtype's maximum
+    is NumPy's RuntimeError (ours answered); within it, the answer."""
+    e = numpy.array([0, 1, 127, -1])
+    assert_matches(lambda xp, e, s: xp.isin(e, s, kind="table", invert=invert), e, s)
+
+
 @given(data=st.data(), a=small_values(dtypes(ALL), shapes(max_dims=2, max_side=5)),
        b=small_values(dtypes(ALL), shapes(max_dims=2, max_side=5)))
 def test_set_operations(data, a, b):
