@@ -22,7 +22,7 @@ from numpy.exceptions import AxisError, ComplexWarning
 from .._errors import UnsupportedFeature
 from . import _dtypes
 from ._ndarray import is_array0d, ndarray, wrap
-from ._trace import is_tracing
+from ._trace import is_tracing, traced_int
 
 # ---------------------------------------------------------------- array-likes
 
@@ -136,6 +136,7 @@ def as_element(initial, loop_dtype, device=None):
     out of range: OverflowError) and a sequence is a TypeError; an array of one or more dims is a ValueError
     (a TypeError into complex; bool takes anything by its truth); a Python complex into a real dtype is a
     TypeError."""
+    initial = traced_int(initial, loop_dtype)
     kind = loop_dtype.kind
     if kind in "iuf" and type(initial) is complex:
         raise TypeError("int() argument must be a string, a bytes-like object or a real number, not 'complex'"
@@ -182,6 +183,8 @@ def as_tensor_dtype(x, dtype) -> torch.Tensor:
     content exactly (an out-of-range int raises OverflowError), arrays by unsafe cast (ComplexWarning)."""
     if dtype is None:
         return as_tensor(x)
+    if type(x) is torch.SymInt:
+        x = traced_int(x, _dtypes.to_dtype(dtype))
     if type(x) in (builtins.bool, builtins.int, builtins.float, builtins.complex) or (
             isinstance(x, (list, tuple, range)) and not _holds_tensor(x)):
         try:

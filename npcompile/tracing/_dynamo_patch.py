@@ -1678,6 +1678,29 @@ def _setattr(self, tx, obj, name_var, val):
     return _ORIG_SETATTR(self, tx, obj, name_var, val)
 
 
+_ORIG_WRAP_SYMINT = _dy_builder.VariableBuilder.wrap_symint
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+
+
+def _wrap_symint(self, value, dynamism=None, context=None):
+    """VariableBuilder.wrap_symint (an int argument Dynamo makes a symbol once it has seen two values): a graph
+    carries a symbol as an int64, so a value outside int64 (a uint64 seed or hash constant, 2**63) wrapped or
+    failed in torch ('value cannot be converted to type int64_t'), where NumPy takes it exactly or raises
+    OverflowError.  Such a value is a constant of its own graph, and the symbol's graph is guarded on int64."""
+    if dynamism is None and not _INT64_MIN <= value <= _INT64_MAX:
+        from torch._dynamo.guards import GuardBuilder
+        from torch._dynamo.variables.constant import ConstantVariable
+
+        self.install_guards(GuardBuilder.CONSTANT_MATCH)
+        return ConstantVariable.create(value=value, source=self.source)
+    vt = _ORIG_WRAP_SYMINT(self, value, dynamism, context)
+    sym = getattr(vt, "sym_num", None)
+    if type(sym) is torch.SymInt:  # guards (the value is in range)
+        torch._check(_INT64_MIN <= sym)
+        torch._check(sym <= _INT64_MAX)
+    return vt
+
+
 def _builder_wrap(self, value):
     """VariableBuilder._wrap: a NumPy Polynomial of numeric coefficients passed in is a PolynomialVariable; a
     NumPy array is specialised on its writeability (see READONLY); a NumPy scalar (a graph input, as Dynamo makes
@@ -1976,6 +1999,8 @@ def _patch_table():
         # Polynomial objects are traced (PolynomialVariable.wrap_object) instead of skipped; arrays are guarded on
         # their writeability (READONLY).
         (_dy_builder.VariableBuilder, "_wrap", _builder_wrap),
+        # builder.VariableBuilder.wrap_symint: an int argument outside int64 is a constant, not a symbol.
+        (_dy_builder.VariableBuilder, "wrap_symint", _wrap_symint),
         # source.NumpyTensorSource.reconstruct (the code reading an array or NumPy scalar graph input before the
         # graph): a NumPy scalar converts as a 0-d array, which torch.as_tensor takes for uint64 (_SCALAR_SOURCES).
         (_dy_source.NumpyTensorSource, "reconstruct", _numpy_source_reconstruct),

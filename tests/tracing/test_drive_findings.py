@@ -42,6 +42,19 @@ def _fill(a, k):
     return np.full(a.shape, k, dtype=a.dtype)
 
 
+def _fill_method(a, k):
+    a.fill(k)
+    return a
+
+
+def _insert(a, k):
+    return np.insert(a, 0, k)
+
+
+def _big_ints(a, k):
+    return np.searchsorted(a, k), np.select([a > 3], [a], default=k), np.add.reduce(a, initial=k)
+
+
 def _data_int(a, b):
     return a + int(b.max()), a == int(b.max())
 
@@ -55,11 +68,13 @@ def _outcome(fn, *args):
 
 @pytest.mark.parametrize("backend", ["eager", "aot_eager"])
 @pytest.mark.parametrize("fn,dtype", [(_add, np.uint8), (_add, np.int8), (_add, np.int64), (_add, np.uint64),
-                                      (_compare, np.uint8), (_where, np.uint8), (_set, np.int8), (_fill, np.uint8)])
+                                      (_compare, np.uint8), (_where, np.uint8), (_set, np.int8), (_fill, np.uint8),
+                                      (_fill_method, np.uint8), (_insert, np.uint8), (_big_ints, np.uint8)])
 def test_an_int_argument_made_dynamic_keeps_numpys_conversion(fn, dtype, backend):
     """From its second value on, Dynamo passes an int argument as a symbol (one graph for all values): the shim
-    took it unchecked, so a uint8 array + 300 wrapped (NumPy: OverflowError), a value >= 2**63 wrapped to int64 or
-    failed in torch, np.where(m, uint8, k) came back int64 (strong, not NEP 50's weak int)."""
+    took it unchecked, so a uint8 array + 300 wrapped (NumPy: OverflowError), np.where(m, uint8, k) came back int64
+    (strong, not NEP 50's weak int), and a value >= 2**63 wrapped to int64 or failed in torch (a graph's symbol is
+    an int64: such a value is now a constant of its own graph)."""
     compiled = C.compile(fn, backend=backend)
     for k in [1, 2, 3, 300, -1, 2**40, 2**63, 2**64 - 1, 5]:
         want, got = _outcome(fn, np.arange(5, dtype=dtype), k), _outcome(compiled, np.arange(5, dtype=dtype), k)
