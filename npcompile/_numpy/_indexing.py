@@ -21,7 +21,7 @@ from torch.fx.experimental.symbolic_shapes import guard_or_false
 from .._errors import VALUE_TAG, UnsupportedFeature
 from . import _dtypes
 from ._trace import check, is_tracing, traced_int
-from ._ndarray import is_array0d, ndarray, view_of, wrap
+from ._ndarray import as_array0d, is_array0d, ndarray, view_of, wrap
 from ._normalize import (
     ArrayLike, OutArray, as_tensor, broadcast_shape, cast, check_out, copy_to_out, normalize_axis_index, normalizer,
 )
@@ -852,7 +852,7 @@ def where(condition, x=None, y=None, /):
         c, tx, ty = condition.tensor, x.tensor, y.tensor
         if c.dtype is torch.bool and tx.dtype is ty.dtype and tx.dtype in _dtypes.DIRECT:
             try:  # fast path: one dtype, a bool mask, torch's broadcasting is NumPy's
-                return wrap(_where_layout(torch.where(c, tx, ty), (c, tx, ty)))
+                return _an_array(_where_layout(torch.where(c, tx, ty), (c, tx, ty)))
             except RuntimeError:
                 pass  # the general path raises NumPy's error
     x, y = traced_int(x, _dtypes.int64), traced_int(y, _dtypes.int64)
@@ -862,7 +862,14 @@ def where(condition, x=None, y=None, /):
     shape = broadcast_shape([tuple(c.shape), tuple(tx.shape), tuple(ty.shape)])
     c = c if c.dtype == torch.bool else c != 0
     r = _moved(tx, lambda m: torch.where(c, m, _dtypes.movable(ty))).expand(shape)
-    return wrap(_where_layout(r, (c, tx, ty)))
+    return _an_array(_where_layout(r, (c, tx, ty)))
+
+
+def _an_array(t):
+    """``t`` as what ``where`` gives, an array even where it is 0-d (``np.where(s > 0, s, 0)`` of a scalar ``s``
+    came back a scalar)."""
+    r = wrap(t)
+    return as_array0d(r) if t.ndim == 0 else r
 
 
 def _where_layout(r, ops):

@@ -16,7 +16,7 @@ import numpy as _np
 import torch
 
 from . import _dtypes
-from ._ndarray import is_array0d, ndarray, view_of, wrap
+from ._ndarray import as_array0d, is_array0d, ndarray, view_of, wrap
 from ._normalize import as_element, as_tensor, cast, check_out, copy_to_out
 from . import _creation as _C
 from . import _manipulation as _M
@@ -163,13 +163,20 @@ def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
         raise TypeError(f"Cannot cast array data from {self.dtype!r} to {d!r} according to the rule {casting!r}")
     o, t, td = _C._order(order), self.tensor, _dtypes.to_torch(d)
     if t.dtype is td:
-        return wrap(_C._copy_in(t, o)) if copy or not _C._has_layout(t, o) else self
+        return _like(self, _C._copy_in(t, o)) if copy or not _C._has_layout(t, o) else self
     r = cast(t, td)
-    return wrap(r if _C._has_layout(r, o) else _C._copy_in(r, o))
+    return _like(self, r if _C._has_layout(r, o) else _C._copy_in(r, o))
 
 
 def copy(self, order="C"):
-    return wrap(_C._copy_in(self.tensor, _C._order(order)))
+    return _like(self, _C._copy_in(self.tensor, _C._order(order)))
+
+
+def _like(src, t):
+    """A new array of ``src``'s values (a copy, a cast): of a 0-d array a 0-d array, of a scalar a scalar, as
+    NumPy's array and scalar methods give (``a.squeeze().copy()`` came back a scalar)."""
+    r = wrap(t)
+    return as_array0d(r) if is_array0d(src) else r
 
 
 def fill(self, value):

@@ -20,7 +20,7 @@ import torch
 
 from .._errors import UnsupportedFeature
 from . import _dtypes
-from ._ndarray import ndarray, wrap
+from ._ndarray import as_array0d, ndarray, wrap
 from ._normalize import as_tensor, cast
 from ._reductions import _mean_dtypes, amax, amin, average, mean, nanmean, std
 from ._sorting import _argsort, _int_key, _sortable, first_true, search
@@ -861,7 +861,8 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     if c.is_complex() and (w is None or not w.is_complex()):
         c.imag.diagonal().zero_()  # the variances are real; torch's complex matmul rounds their imaginary parts
     c = c * scale  # NumPy scales by the reciprocal (1/0 is inf, and inf * 0j is nan)
-    return wrap(c.squeeze())
+    r = wrap(c.squeeze())
+    return as_array0d(r) if r.ndim == 0 else r  # NumPy squeezes an array: one variable's is a 0-d array
 
 
 def corrcoef(x, y=None, rowvar=True, *, dtype=None):

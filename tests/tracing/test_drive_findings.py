@@ -121,3 +121,17 @@ def test_a_failed_assert_on_array_values_raises_assertion_error(backend):
     assert e.value.args == ()
     with pytest.raises(AssertionError, match="^must be positive$"):
         compiled(np.zeros(3))
+
+
+def _zero_d_results(a):
+    s = a.squeeze()  # a 0-d array; a.sum() a scalar
+    return (s.copy(), s.astype(np.float32), np.cov(a.ravel()), a.sum().copy(), a.sum().astype(np.int8),
+            np.where(a.sum() > 0, a.sum(), 0), np.where(s > 0, 1.0, s))
+
+
+@pytest.mark.parametrize("backend", ["eager", "aot_eager"])
+def test_copies_of_0d_arrays_stay_arrays(backend):
+    """A copy or cast of a 0-d array is a 0-d array, of a scalar a scalar; np.cov of one variable and np.where of
+    scalars are 0-d arrays: they came back as scalars."""
+    a = np.full((1, 1), 3.0)
+    assert same(C.compile(_zero_d_results, backend=backend)(a), _zero_d_results(a))
