@@ -112,6 +112,7 @@ _ORIG_NDARRAY_GETATTR = _require(_NumpyNdarrayVariable, "var_getattr")
 _ORIG_NDARRAY_CALL_METHOD = _require(_NumpyNdarrayVariable, "call_method")
 _ORIG_IS_NUMPY = _require(_dy_rules, "is_numpy")
 _ORIG_BUILDER_WRAP = _require(_require(_dy_builder, "VariableBuilder"), "_wrap")
+_ORIG_AUTOMATIC_DYNAMIC = _require(_dy_builder, "_automatic_dynamic")
 _ORIG_SLICE_INIT = _require(_require(_dy_lists, "SliceVariable"), "__init__")
 _ORIG_CODEGEN_CALL = _require(_dy_codegen.PyCodegen, "__call__")
 _ORIG_CODEGEN_IMPORT = _require(_dy_codegen.PyCodegen, "load_import_from")
@@ -1701,6 +1702,33 @@ def _wrap_symint(self, value, dynamism=None, context=None):
     return vt
 
 
+# An axis of 2 to 4 elements that changed between calls stays static (a recompile per length, not a symbol):
+# arrays of small vectors (xy, xyz, RGB) reduced over such an axis compile, when it is symbolic, into per-row
+# masked vector loads: ((p - q)**2).sum(axis=1) of 1M x 3 float64 ran 20x slower dynamic than static (88 vs
+# 4.4 ms at one thread, NumPy 10 ms), plain torch.compile too.
+_SMALL_AXIS = range(2, 5)
+
+
+def _automatic_dynamic(e, tx, source, static_shapes, *args, **kwargs):
+    """builder._automatic_dynamic: in our compiles, a small axis of an array that automatic dynamic shapes made
+    symbolic is kept static (_SMALL_AXIS).  An axis made dynamic otherwise (``dynamic=True``, mark_dynamic)
+    stays dynamic."""
+    context = _ORIG_AUTOMATIC_DYNAMIC(e, tx, source, static_shapes, *args, **kwargs)
+    sizes = getattr(context, "dynamic_sizes", None)
+    if sizes is None or not torch._dynamo.config.assume_static_by_default:  # (dynamic=True: all symbolic)
+        return context
+    from torch.fx.experimental.symbolic_shapes import DimDynamic
+
+    marked = getattr(e, "_dynamo_dynamic_indices", ())
+    for i, d in enumerate(sizes):
+        constraint = context.constraint_sizes[i]  # automatic dynamic's own: a warn-only relaxed one
+        if d == DimDynamic.DYNAMIC and e.shape[i] in _SMALL_AXIS and i not in marked and getattr(
+                constraint, "warn_only", False):
+            context.dynamic_sizes[i] = DimDynamic.STATIC
+            context.constraint_sizes[i] = None
+    return context
+
+
 def _builder_wrap(self, value):
     """VariableBuilder._wrap: a NumPy Polynomial of numeric coefficients passed in is a PolynomialVariable; a
     NumPy array is specialised on its writeability (see READONLY); a NumPy scalar (a graph input, as Dynamo makes
@@ -1999,6 +2027,9 @@ def _patch_table():
         # Polynomial objects are traced (PolynomialVariable.wrap_object) instead of skipped; arrays are guarded on
         # their writeability (READONLY).
         (_dy_builder.VariableBuilder, "_wrap", _builder_wrap),
+        # builder._automatic_dynamic (the sizes of a graph input that become symbols once they change between
+        # calls): an array's axes of 2 to 4 elements stay static (_SMALL_AXIS).
+        (_dy_builder, "_automatic_dynamic", _automatic_dynamic),
         # builder.VariableBuilder.wrap_symint: an int argument outside int64 is a constant, not a symbol.
         (_dy_builder.VariableBuilder, "wrap_symint", _wrap_symint),
         # source.NumpyTensorSource.reconstruct (the code reading an array or NumPy scalar graph input before the

@@ -421,6 +421,31 @@ def test_shape_changes_compile_at_most_twice_and_dynamic_flag():
     assert len(rec1.graphs) == 1
 
 
+def _sizes(gm):
+    return [tuple(n.meta["example_value"].shape) for n in gm.graph.nodes
+            if n.op == "placeholder" and isinstance(n.meta.get("example_value"), torch.Tensor)]
+
+
+def test_small_axes_stay_static_when_they_change():
+    """An axis of 2 to 4 elements that changes between calls is specialized (a reduction over a symbolic one
+    compiles to per-row masked loads, 20x slower); a long axis becomes symbolic; dynamic=True keeps all symbolic."""
+    def msd(p, q):
+        return ((p - q) ** 2).sum(axis=1).mean()
+
+    rec = RecordingBackend()
+    f = C.compile(msd, backend=rec)
+    for shape in ((100, 2), (100, 3), (200, 3), (300, 3), (200, 4)):
+        p, q = np.random.rand(*shape), np.random.rand(*shape)
+        assert same(f(p, q), msd(p, q))
+    sizes = [_sizes(g)[0] for g in rec.graphs]
+    assert [s[1] for s in sizes] == [2, 3, 3, 4] and isinstance(sizes[2][0], torch.SymInt), sizes
+    rec1 = RecordingBackend()
+    g = C.compile(msd, backend=rec1, dynamic=True)
+    for shape in ((100, 2), (200, 3)):
+        g(np.random.rand(*shape), np.random.rand(*shape))
+    assert len(rec1.graphs) == 1
+
+
 @pytest.mark.parametrize("fn", [
     lambda a: np.add.reduce(a),
     lambda a: np.multiply.outer(a, a),
