@@ -278,7 +278,8 @@ def _like(kind, proto, dtype, order, shape, device) -> ndarray:
     if o == "A":
         o = "F" if _is_contiguous(t, "F") and not t.is_contiguous() else "C"
     if shape is None and o == "K":
-        return wrap(factory_like(t, dtype=d, device=dev))
+        r = wrap(factory_like(t, dtype=d, device=dev))
+        return r if r.ndim else as_array0d(r)  # an array, also of a scalar prototype (as _new's)
     shape = tuple(t.shape) if shape is None else shape
     return _new(factory, shape, _dtypes.from_torch(d), "F" if o == "F" else "C", dev)
 

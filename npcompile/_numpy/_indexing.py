@@ -866,7 +866,7 @@ def where(condition, x=None, y=None, /):
 
 
 def _an_array(t):
-    """``t`` as what ``where`` gives, an array even where it is 0-d (``np.where(s > 0, s, 0)`` of a scalar ``s``
+    """``t`` as what ``where`` and ``select`` give, an array even where it is 0-d (``np.where(s > 0, s, 0)`` of a scalar ``s``
     came back a scalar)."""
     r = wrap(t)
     return as_array0d(r) if t.ndim == 0 else r
@@ -903,7 +903,7 @@ def select(condlist, choicelist, default=0):
     shape = broadcast_shape([tuple(t.shape) for t in conds + choices + [r]])
     for c, v in zip(reversed(conds), reversed(choices)):
         r = _moved(v, lambda m: torch.where(c, m, _dtypes.movable(r)))
-    return wrap(r.expand(shape))
+    return _an_array(r.expand(shape))
 
 
 # ---------------------------------------------------------------- nonzero and masks

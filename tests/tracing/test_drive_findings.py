@@ -126,12 +126,13 @@ def test_a_failed_assert_on_array_values_raises_assertion_error(backend):
 def _zero_d_results(a):
     s = a.squeeze()  # a 0-d array; a.sum() a scalar
     return (s.copy(), s.astype(np.float32), np.cov(a.ravel()), a.sum().copy(), a.sum().astype(np.int8),
-            np.where(a.sum() > 0, a.sum(), 0), np.where(s > 0, 1.0, s))
+            np.where(a.sum() > 0, a.sum(), 0), np.where(s > 0, 1.0, s), np.select([s > 0], [s]),
+            np.zeros_like(a.sum()), np.ones_like(s), np.full_like(a.sum(), 2))
 
 
 @pytest.mark.parametrize("backend", ["eager", "aot_eager"])
 def test_copies_of_0d_arrays_stay_arrays(backend):
-    """A copy or cast of a 0-d array is a 0-d array, of a scalar a scalar; np.cov of one variable and np.where of
-    scalars are 0-d arrays: they came back as scalars."""
+    """A copy or cast of a 0-d array is a 0-d array, of a scalar a scalar; np.cov of one variable, np.where,
+    np.select and the *_like functions of scalars are 0-d arrays: they came back as scalars."""
     a = np.full((1, 1), 3.0)
     assert same(C.compile(_zero_d_results, backend=backend)(a), _zero_d_results(a))
