@@ -176,9 +176,10 @@ class ufunc:
         except RuntimeError as e:
             raise _shape_error(e, (a, b)) from None
         r = r if r.dtype is out else r.to(out)
-        if r.ndim > 1 and not is_tracing() and not (r.is_contiguous() and (ty is not ndarray or b.is_contiguous())
-                                                     and (tx is not ndarray or a.is_contiguous())):
-            r = _k_layout(r, (a, b))  # NumPy's memory layout where an operand is not C-ordered
+        if r.ndim > 1 and not (r.is_contiguous() and (ty is not ndarray or b.is_contiguous())
+                               and (tx is not ndarray or a.is_contiguous())) and not is_tracing():
+            # NumPy's memory layout where an operand is not C-ordered; a gufunc's (matmul) output is C-ordered
+            r = _k_layout(r, (a, b)) if self.signature is None else r.contiguous()
         return wrap(r)
 
     def _call(self, *args, out=None, where=True, casting="same_kind", order="K", dtype=None, subok=True,
@@ -256,6 +257,8 @@ class ufunc:
 
         if where is not True:
             res = self._masked(res, where, outs)
+        if outs is None and self.signature is not None:  # matmul, vecdot...: NumPy's output is C-ordered
+            return wrap(res if is_tracing(res) else res.contiguous())
         if outs is None:
             # NumPy's iterator lays out a masked or multi-output call; a plain one may take its 'trivial' loop
             trivial = where is True and self.nout == 1

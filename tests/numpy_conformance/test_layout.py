@@ -103,3 +103,14 @@ def test_compiled_results_keep_torch_layout():
     got = npcompile.compile(f)(a, a.T.copy())
     numpy.testing.assert_array_equal(got, f(a, a.T.copy()))
     assert got.flags.f_contiguous and not got.flags.c_contiguous
+
+
+@pytest.mark.parametrize("f", [
+    lambda xp, f, g: f @ g, lambda xp, f, g: xp.matmul(f, g), lambda xp, f, g: xp.matmul(g.T, f.T),
+    lambda xp, f, g: xp.vecdot(f, f), lambda xp, f, g: xp.matmul(xp.stack([f, f]).transpose(0, 2, 1), f),
+], ids=["@", "matmul", "matmul of transposes", "vecdot", "batched"])
+def test_gufunc_results_are_c_ordered(f):
+    """matmul and vecdot allocate C-ordered outputs whatever their operands' layout (an elementwise ufunc of
+    F-ordered operands is F-ordered)."""
+    _same_layout(f, numpy.asfortranarray(numpy.arange(12.0).reshape(3, 4)),
+                 numpy.asfortranarray(numpy.arange(20.0).reshape(4, 5)), values=False)
