@@ -24,6 +24,7 @@ from ._trace import check, is_tracing, traced_int
 from ._ndarray import as_array0d, is_array0d, ndarray, view_of, wrap
 from ._normalize import (
     ArrayLike, OutArray, as_tensor, broadcast_shape, cast, check_out, copy_to_out, normalize_axis_index, normalizer,
+    python_scalar,
 )
 
 __all__ = ["take", "put", "take_along_axis", "put_along_axis", "choose", "compress", "where", "select", "nonzero",
@@ -35,6 +36,7 @@ __all__ = ["take", "put", "take_along_axis", "put_along_axis", "choose", "compre
 _INDEX_ERROR = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean "
                 "arrays are valid indices")
 _PY_SCALARS = (builtins.bool, builtins.int, builtins.float, builtins.complex)
+_SIGNED_INTS = (torch.int8, torch.int16, torch.int32, torch.int64)
 _WEAK_SCALARS = _PY_SCALARS + (torch.SymBool, torch.SymInt, torch.SymFloat)  # with those Dynamo traces
 _INT, _SLICE, _NEW, _ELL, _BOOL0, _MASK, _ARR = range(7)
 
@@ -399,6 +401,8 @@ def setitem(a: ndarray, index, value):
 
 
 def _assign_basic(v, flips, value, element):
+    if v.dtype in _SIGNED_INTS and type(value) not in _PY_SCALARS:
+        value = python_scalar(value)  # (NumPy's advanced indexing casts its scalars: int8_a[[0]] = int64(300))
     if type(value) in _PY_SCALARS and not flips:
         x = _fill_value(value, v.dtype)
         if x is not None:

@@ -145,8 +145,10 @@ def as_element(initial, loop_dtype, device=None):
         if isinstance(initial, (list, tuple)):
             raise TypeError("int() argument must be a string, a bytes-like object or a real number, not "
                             f"'{type(initial).__name__}'")
-        f = float(initial) if type(initial) is float else _float_scalar(initial) if kind == "i" else None
-        if f is not None:  # (NumPy casts its own float scalars into an unsigned loop)
+        if kind == "i":  # (NumPy casts its own scalars into an unsigned dtype)
+            initial = python_scalar(initial)
+        f = float(initial) if type(initial) is float else None
+        if f is not None:
             if math.isnan(f):
                 raise ValueError("cannot convert float NaN to integer")
             if math.isinf(f):
@@ -167,15 +169,16 @@ def as_element(initial, loop_dtype, device=None):
     return v.reshape(()).to(device=device, dtype=_dtypes.to_torch(loop_dtype))
 
 
-def _float_scalar(x):
-    """``x`` as a Python float when it is a NumPy float scalar (NumPy's, or ours: not a 0-D array) with its value
-    at hand (eager); else None."""
-    if isinstance(x, _np.floating):
-        return float(x)
-    if isinstance(x, ndarray) and x.ndim == 0 and not is_array0d(x) and x.dtype.kind == "f" and \
+def python_scalar(x):
+    """``x`` as the Python scalar NumPy converts it through when it sets it into a signed integer array
+    (``a[0] = v``, ``fill``: out of range is an OverflowError, NaN a ValueError) if it is a real NumPy scalar
+    (NumPy's, or ours: a 0-D non-array with its value at hand, eager); else ``x`` itself (a 0-D array casts)."""
+    if isinstance(x, (_np.bool_, _np.integer, _np.floating)):
+        return x.item()
+    if isinstance(x, ndarray) and x.ndim == 0 and not is_array0d(x) and x.dtype.kind in "biuf" and \
             not is_tracing(x.tensor):
-        return float(x.tensor)
-    return None
+        return x.tensor.item()
+    return x
 
 
 def as_tensor_dtype(x, dtype) -> torch.Tensor:

@@ -761,3 +761,32 @@ def test_index_arrays_into_empty_data_are_bounds_checked(shape, i):
     assert_matches(lambda xp, a: a[:, xp.asarray(idx)] if a.ndim > 1 else a[xp.asarray(idx)], a)
     assert_matches(lambda xp, a: xp.take(a, xp.asarray(idx), axis=0), a)
     assert_matches(lambda xp, a: xp.compress(numpy.arange(5) == 4, a, axis=0), a)
+
+
+@pytest.mark.parametrize("dtype, value", [
+    (numpy.int8, numpy.float64(300.0)), (numpy.int8, numpy.int64(300)), (numpy.int8, numpy.uint64(200)),
+    (numpy.int8, numpy.float64(numpy.nan)), (numpy.int8, numpy.float32(1e10)), (numpy.int8, numpy.float64(127.9)),
+    (numpy.int64, numpy.float64(1e19)), (numpy.int8, numpy.float16(300)), (numpy.int16, numpy.int8(-5)),
+    (numpy.int8, numpy.True_), (numpy.uint8, numpy.float64(300.0)), (numpy.uint8, numpy.int64(-1)),
+    (numpy.int8, numpy.array(300.0)), (numpy.int8, numpy.array(300)),
+])
+@pytest.mark.parametrize("write", ["element", "slice", "fancy", "fill"])
+def test_numpy_scalar_written_into_an_integer_array(dtype, value, write):
+    """A NumPy scalar set by basic indexing or fill into a signed integer array converts as a Python number (out
+    of range: OverflowError, NaN: ValueError); by advanced indexing, into an unsigned array, and a 0-d array
+    anywhere, it casts (wraps)."""
+    def run(xp, v):
+        a = xp.zeros(4, dtype)
+        if write == "element":
+            a[1] = v
+        elif write == "slice":
+            a[1:3] = v
+        elif write == "fancy":
+            a[[0, 2]] = v
+        else:
+            a.fill(v)
+        return a
+
+    ours = value if isinstance(value, numpy.ndarray) else shim.asarray(value)[()]  # our scalar of that value
+    for v in (value, ours):
+        assert_matches(lambda xp, v=v: run(xp, v if xp is shim else value))
