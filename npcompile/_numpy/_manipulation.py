@@ -18,7 +18,7 @@ from numpy.exceptions import AxisError
 from .._errors import UnsupportedFeature
 from . import _dtypes
 from ._creation import _array, _copy_in, _order, asarray, assign, broadcast_value, linspace
-from ._ndarray import _is_contiguous, ndarray, reversed_axes, view_of, wrap
+from ._ndarray import _is_contiguous, as_array0d, ndarray, reversed_axes, view_of, wrap
 from ._trace import check
 from ._normalize import (
     _holds_tensor, as_tensor, as_tensor_dtype, broadcast_shape, cast, check_out, normalize_axis_index,
@@ -164,7 +164,8 @@ def resize(a, new_shape):
 
 
 def transpose(a, axes=None):
-    a = asarray(a)
+    # NumPy calls the argument's own method: a NumPy scalar's gives the scalar, a Python number's array an array
+    a = a if isinstance(a, ndarray) else wrap(as_tensor(a)) if isinstance(a, _np.generic) else asarray(a)
     if axes is None:
         return view_of(a, reversed_axes(a.tensor))
     axes = tuple(axes) if hasattr(axes, "__iter__") else (axes,)
@@ -658,8 +659,8 @@ def flipud(m):
 def roll(a, shift, axis=None):
     """``numpy.roll``: ``shift`` and ``axis`` broadcast against each other; shifts of one axis add up."""
     t = as_tensor(a)
-    if axis is None:
-        return wrap(roll(wrap(t.reshape(-1)), shift, 0).tensor.reshape(t.shape))
+    if axis is None:  # (of a scalar too, an array)
+        return as_array0d(wrap(roll(wrap(t.reshape(-1)), shift, 0).tensor.reshape(t.shape)))
     shifts = _ints(shift, truncate=True)
     axes = _ints(axis)
     axes = list(normalize_axis_tuple(axes, t.ndim, allow_duplicate=True)) if type(axes) is list else \

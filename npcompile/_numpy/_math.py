@@ -23,7 +23,7 @@ from .._errors import UnsupportedFeature
 from ._trace import check, is_tracing as _tracing
 from . import _dtypes
 from . import _ufuncs as U
-from ._ndarray import ndarray, view_of, wrap
+from ._ndarray import as_array0d, ndarray, view_of, wrap
 from ._normalize import (
     ArrayLike, OutArray, as_tensor, check_out, copy_to_out, normalize_axis_index, normalize_axis_tuple, normalizer,
 )
@@ -908,7 +908,7 @@ def piecewise(x, condlist, funclist, *args, **kw):
         conds = torch.cat([conds, ~conds.any(0, keepdim=True)])
     elif n != n2:
         raise ValueError(f"with {n} condition(s), either {n} or {n + 1} functions are expected")
-    y = wrap(torch.zeros_like(xt))
+    y = as_array0d(wrap(torch.zeros_like(xt)))  # (of a scalar too, an array)
     if y.size == 0:  # nothing to select (NumPy does not check the mask shapes then), but constants are still cast
         for func in funclist:
             if not callable(func):

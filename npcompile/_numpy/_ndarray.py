@@ -57,7 +57,9 @@ def is_array0d(a: "ndarray") -> bool:
 
 
 def as_array0d(a: "ndarray") -> "ndarray":
-    a._array0d = True
+    """``a``, marked an array if it is 0-d (results of more dims are arrays anyway)."""
+    if a.tensor.ndim == 0:
+        a._array0d = True
     return a
 
 

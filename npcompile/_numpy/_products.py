@@ -21,7 +21,7 @@ from numpy.exceptions import ComplexWarning
 from .._errors import UnsupportedFeature
 from . import _dtypes
 from . import _ufuncs as U
-from ._ndarray import ndarray, view_of, wrap
+from ._ndarray import as_array0d, ndarray, view_of, wrap
 from ._normalize import (
     ArrayLike, as_tensor, check_out, copy_to_out, normalize_axis_index, normalize_axis_tuple, normalizer,
 )
@@ -228,7 +228,7 @@ def tensordot(a: ArrayLike, b: ArrayLike, axes=2):
     for i, j in zip(axes_a, axes_b):
         sb[j] = i
     out_sub = [x for i, x in enumerate(sa) if i not in axes_a] + [x for j, x in enumerate(sb) if j not in axes_b]
-    return contract([a, b], [sa, sb], out_sub, _pair_dtype(a, b))
+    return as_array0d(wrap(contract([a, b], [sa, sb], out_sub, _pair_dtype(a, b))))  # (full contraction: an array)
 
 
 # ---------------------------------------------------------------- element-wise products

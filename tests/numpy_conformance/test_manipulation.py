@@ -754,3 +754,22 @@ def test_moveaxis_axes_as_arrays_and_numpy_integers():
     for make in (lambda xp: (xp.asarray([0]), xp.asarray([2])), lambda xp: (xp.int64(0), xp.int8(-1)),
                  lambda xp: (xp.asarray(1), 0), lambda xp: (xp.asarray([0, 1]), [2, 0])):
         assert_matches(lambda xp, a: xp.moveaxis(a, *make(xp)).shape, a)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda xp, s, a: xp.roll(s, 1), lambda xp, s, a: xp.tensordot(a, a, 2), lambda xp, s, a: xp.tensordot(a, a, 1),
+    lambda xp, s, a: xp.piecewise(s, [s > 0], [lambda x: x * 2]), lambda xp, s, a: xp.transpose(s),
+    lambda xp, s, a: xp.transpose(numpy.float64(2.0)), lambda xp, s, a: xp.transpose(3.0),
+    lambda xp, s, a: xp.broadcast_to(s, ()),
+], ids=["roll", "tensordot full", "tensordot", "piecewise", "transpose", "transpose of NumPy's", "transpose float",
+        "broadcast_to"])
+def test_zero_d_results_are_arrays_or_scalars_as_numpys(fn):
+    """Whether a 0-d result is an array or a scalar (a NumPy scalar's own transpose gives the scalar; roll,
+    piecewise and a full tensordot give arrays)."""
+    from npcompile._numpy._ndarray import is_array0d
+
+    a = numpy.arange(4.0).reshape(2, 2)
+    expected = fn(numpy, numpy.float64(2.0), a)
+    got = fn(shim, shim.float64(2.0), shim.asarray(a))
+    assert (type(expected) is numpy.ndarray) == (got.ndim > 0 or is_array0d(got)), type(expected)
+    numpy.testing.assert_array_equal(numpy.asarray(got), expected)
