@@ -18,14 +18,11 @@ from __future__ import annotations
 
 import torch
 
-from ._graph_pass import GraphPass
+from ._graph_pass import GraphPass, computed
 
 aten, prims = torch.ops.aten, torch.ops.prims
 
 _NARROW_INTS = {torch.uint8, torch.int8, torch.int16, torch.int32}
-# ops a mask reaches through without being computed: it is materialized where the chain ends
-_VIEWS = {aten.view.default, aten.reshape.default, aten.unsqueeze.default, aten.squeeze.dim, aten.squeeze.dims,
-          aten.permute.default, aten.expand.default, aten.slice.Tensor, aten.select.int, aten.alias.default}
 
 
 class BoolMaskPass(GraphPass):
@@ -41,7 +38,7 @@ class BoolMaskPass(GraphPass):
                     node.replace_all_uses_with(new)
                     graph.erase_node(node)
             elif node.op == "call_function" and node.target is prims.convert_element_type.default \
-                    and _bool(node.args[0]) and node.args[1] in _NARROW_INTS and _computed(node.args[0]):
+                    and _bool(node.args[0]) and node.args[1] in _NARROW_INTS and computed(node.args[0]):
                 with graph.inserting_before(node):
                     node.replace_input_with(node.args[0], _Builder(graph, node).float32(node.args[0]))
 
@@ -53,15 +50,6 @@ def _val(node):
 def _bool(node) -> bool:
     v = _val(node)
     return isinstance(v, torch.Tensor) and v.dtype == torch.bool and v.device.type == "cpu"
-
-
-def _computed(node) -> bool:
-    """Whether ``node`` (through views) is computed by an elementwise op, i.e. in Inductor's generated code; a
-    graph input or an op's output is already in memory and stays as it is."""
-    while node.op == "call_function" and node.target in _VIEWS:
-        node = node.args[0]
-    return node.op == "call_function" and isinstance(node.target, torch._ops.OpOverload) \
-        and torch.Tag.pointwise in node.target.tags
 
 
 class _Builder:

@@ -5,6 +5,12 @@ from __future__ import annotations
 import torch
 from torch._inductor.custom_graph_pass import CustomGraphPass
 
+aten = torch.ops.aten
+
+# ops that view their first argument: Inductor inlines them as index changes, computing nothing
+VIEWS = {aten.view.default, aten.reshape.default, aten.unsqueeze.default, aten.squeeze.dim, aten.squeeze.dims,
+         aten.permute.default, aten.expand.default, aten.slice.Tensor, aten.select.int, aten.alias.default}
+
 
 class GraphPass(CustomGraphPass):
     """A post-grad pass of ours: ``run`` rewrites the graph after ``first`` (another pass of ours, or None) has
@@ -45,3 +51,17 @@ def reduction_args(node, targets):
             or not dims or node.kwargs.get("dtype", val.dtype) != val.dtype):
         return None
     return x, list(dims), bool(keepdim), val
+
+
+def pointwise(node) -> bool:
+    """Whether ``node`` calls an elementwise aten op."""
+    return node.op == "call_function" and isinstance(node.target, torch._ops.OpOverload) \
+        and torch.Tag.pointwise in node.target.tags
+
+
+def computed(node) -> bool:
+    """Whether ``node`` (through views) is computed by an elementwise op, i.e. in Inductor's generated code; a
+    graph input or an op's output is already in memory and stays as it is."""
+    while node.op == "call_function" and node.target in VIEWS:
+        node = node.args[0]
+    return pointwise(node)

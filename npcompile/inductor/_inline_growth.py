@@ -18,14 +18,12 @@ from __future__ import annotations
 
 import torch
 
-from ._graph_pass import GraphPass
+from ._graph_pass import VIEWS, GraphPass
 
 aten, prims = torch.ops.aten, torch.ops.prims
 
 _LIMIT = 128  # operations an inlined body may evaluate
 _REPEATS = 2  # ... when they repeat its distinct nodes more than this often (Inductor stores 100 distinct ones)
-_VIEWS = {aten.view.default, aten.reshape.default, aten.unsqueeze.default, aten.squeeze.dim, aten.squeeze.dims,
-          aten.permute.default, aten.expand.default, aten.slice.Tensor, aten.select.int, aten.alias.default}
 _FLAG = "inductor_realize_to_strides"
 
 
@@ -53,7 +51,7 @@ def _inlined(node):
     index change), None for anything read from memory."""
     if node.op != "call_function" or not isinstance(node.target, torch._ops.OpOverload) or node.meta.get(_FLAG):
         return None
-    if node.target in _VIEWS:
+    if node.target in VIEWS:
         return "view"
     if torch.Tag.pointwise in node.target.tags or node.target is prims.convert_element_type.default:
         return "op"

@@ -18,7 +18,7 @@ import math
 
 import torch
 
-from ._graph_pass import GraphPass, reduction_args
+from ._graph_pass import GraphPass, pointwise, reduction_args
 
 aten = torch.ops.aten
 
@@ -52,25 +52,21 @@ def _plan(node):
     return x, dims, keepdim
 
 
-def _pointwise(n) -> bool:
-    return (n.op == "call_function" and isinstance(n.target, torch._ops.OpOverload)
-            and torch.Tag.pointwise in n.target.tags)
-
-
-def _computed(n) -> bool:
-    """Whether ``n`` does arithmetic, not just a view of a graph input."""
-    while n.op == "call_function" and not _pointwise(n) and n.args and isinstance(n.args[0], torch.fx.Node):
-        n = n.args[0]  # through views (unsqueeze, expand, slice...)
+def _derived(n) -> bool:
+    """Whether ``n`` comes, along first arguments through views and other non-elementwise ops (a reduction: the
+    first product of ``a @ b @ c``), from computed values rather than straight from a graph input."""
+    while n.op == "call_function" and not pointwise(n) and n.args and isinstance(n.args[0], torch.fx.Node):
+        n = n.args[0]
     return n.op == "call_function"
 
 
 class _Components:
     """Component ``c`` of the reduced tensor: its last axis selected at ``c``, the selection pushed through the
     elementwise ops that only it uses.  An operand that broadcasts along that axis (size 1) is shared by all
-    components; ``shared_work`` tells whether such an operand is computed, not just read."""
+    components; ``shared_work`` tells whether such an operand is computed (``_derived``), not just read."""
 
-    def __init__(self, graph, add):
-        self.graph, self.add, self.memo, self.shared_work = graph, add, {}, False
+    def __init__(self, add):
+        self.add, self.memo, self.shared_work = add, {}, False
 
     def __call__(self, n, c):
         if not isinstance(n, torch.fx.Node) or n.meta["val"].ndim == 0:
@@ -79,9 +75,9 @@ class _Components:
         key = (n, None if broadcast else c)
         if key not in self.memo:
             if broadcast:
-                self.shared_work |= _computed(n)
+                self.shared_work |= _derived(n)
                 self.memo[key] = self.add(aten.select.int, n, -1, 0)
-            elif _pointwise(n) and len(n.users) == 1:
+            elif pointwise(n) and len(n.users) == 1:
                 self.memo[key] = self.add(n.target, *torch.fx.node.map_arg(n.args, lambda a: self(a, c)), **n.kwargs)
             else:
                 self.memo[key] = self.add(aten.select.int, n, -1, c)
@@ -99,7 +95,7 @@ def _rewrite(graph, node, x, dims, keepdim):
         return new
 
     with graph.inserting_before(node):
-        component = _Components(graph, add)
+        component = _Components(add)
         parts = [add(aten.unsqueeze.default, add(node.target, component(x, c), dims, keepdim), -1)
                  for c in range(x.meta["val"].shape[-1])]
         if not component.shared_work:  # nothing shared to compute once: Inductor's own loops are as good
