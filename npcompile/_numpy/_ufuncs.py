@@ -151,7 +151,7 @@ class ufunc:
                             t = t.to(casts[0][1])
                         r = kernel(t)
                         r = r if r.dtype is out else r.to(out)
-                        if r.ndim > 1 and not is_tracing() and not (r.is_contiguous() and t.is_contiguous()):
+                        if r.ndim > 1 and not (r.is_contiguous() and t.is_contiguous()) and not is_tracing():
                             r = _k_layout(r, (t,))
                         return wrap(r)
         return self._call(*args, **kwargs)
