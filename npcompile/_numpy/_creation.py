@@ -187,7 +187,7 @@ def _new(factory, shape, dtype, order, device) -> ndarray:
         rev = tuple(range(len(shape) - 1, -1, -1))
         return wrap(factory(shape[::-1], dtype=td, device=_device(device)).permute(rev))
     r = wrap(factory(shape, dtype=td, device=_device(device)))
-    return r if shape else as_array0d(r)
+    return as_array0d(r)
 
 
 def empty(shape, dtype=None, order="C", *, device=None, like=None):
@@ -279,7 +279,7 @@ def _like(kind, proto, dtype, order, shape, device) -> ndarray:
         o = "F" if _is_contiguous(t, "F") and not t.is_contiguous() else "C"
     if shape is None and o == "K":
         r = wrap(factory_like(t, dtype=d, device=dev))
-        return r if r.ndim else as_array0d(r)  # an array, also of a scalar prototype (as _new's)
+        return as_array0d(r)  # an array, also of a scalar prototype (as _new's)
     shape = tuple(t.shape) if shape is None else shape
     return _new(factory, shape, _dtypes.from_torch(d), "F" if o == "F" else "C", dev)
 

@@ -872,8 +872,7 @@ def where(condition, x=None, y=None, /):
 def _an_array(t):
     """``t`` as what ``where`` and ``select`` give, an array even where it is 0-d (``np.where(s > 0, s, 0)`` of a
     scalar ``s`` came back a scalar)."""
-    r = wrap(t)
-    return as_array0d(r) if t.ndim == 0 else r
+    return as_array0d(wrap(t))
 
 
 def _where_layout(r, ops):

@@ -862,7 +862,7 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
         c.imag.diagonal().zero_()  # the variances are real; torch's complex matmul rounds their imaginary parts
     c = c * scale  # NumPy scales by the reciprocal (1/0 is inf, and inf * 0j is nan)
     r = wrap(c.squeeze())
-    return as_array0d(r) if r.ndim == 0 else r  # NumPy squeezes an array: one variable's is a 0-d array
+    return as_array0d(r)  # NumPy squeezes an array: one variable's is a 0-d array
 
 
 def corrcoef(x, y=None, rowvar=True, *, dtype=None):
