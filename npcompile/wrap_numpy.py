@@ -2,9 +2,14 @@
 
 Eagerly, the function runs on the shim: tensors become shim arrays without a copy, the function's ``numpy``
 globals are rebound to ``npcompile._numpy`` (and any real NumPy call that still sees a shim array dispatches
-to the shim through NEP 13/18), so data stays on its device and autograd records every op.  Under a compiler
-(``npcompile.compile`` or ``torch.compile``) the same conversions are written as ``Tensor.numpy()`` and
-``torch.from_numpy``, which TorchDynamo treats as free re-labellings inside the graph.
+to the shim through NEP 13/18), so data stays on its device and autograd records every op.
+
+Under ``npcompile.compile`` the same conversions are written as ``Tensor.numpy()`` and ``torch.from_numpy``,
+which TorchDynamo treats as free re-labellings, and the body is traced as NumPy code through the shim.  Under a
+plain ``torch.compile`` Dynamo would trace the body with its own ``torch._numpy`` (other dtypes and results than
+NumPy's, and many functions missing), so there the eager call is one opaque node (``nonstrict_trace``) that
+AOTAutograd traces through the shim's torch ops: one graph, gradients, NumPy's semantics.  Where that trace
+cannot go on (a branch on the data) the call is a graph break and runs eagerly, with Dynamo off.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import torch
 
 import npcompile._numpy as shim
 from npcompile._numpy import ndarray
+from npcompile.tracing import _dynamo_patch
 
 _SHIM_MODULES = {numpy: shim, numpy.linalg: shim.linalg, numpy.fft: shim.fft, numpy.random: shim.random}
 
@@ -81,17 +87,44 @@ def wrap_numpy(fn):
     """
     eager_fn = _shim_globals(fn)
 
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        if torch.compiler.is_compiling():
-            return _traced_call(fn, args, kwargs)
+    def eager(*args, **kwargs):
         device = _input_device(args, kwargs)
         args, kwargs = _map((args, kwargs), lambda x: shim.ndarray(x) if isinstance(x, torch.Tensor) else x)
         with torch.device(device) if device is not None else _nullcontext():
             out = eager_fn(*args, **kwargs)
         return _map(out, lambda x: _to_tensor(x, device))
 
-    return wrapper
+    in_graph = torch._dynamo.nonstrict_trace(_opaque_to_dynamo(eager))
+
+    def wrapper(*args, **kwargs):
+        if not torch.compiler.is_compiling():
+            return eager(*args, **kwargs)
+        if _numpy_mode():
+            return _traced_call(fn, args, kwargs)
+        return in_graph(*args, **kwargs)
+
+    # A code object of its own: Dynamo caches compiled frames per code object, so wrappers sharing one would
+    # share torch.compile's recompile limit (the ninth ``torch.compile(wrap_numpy(f))`` ran uncompiled).
+    wrapper.__code__ = wrapper.__code__.replace(co_name=f"wrap_numpy_{getattr(fn, '__name__', 'fn')}")
+    return functools.wraps(fn)(wrapper)
+
+
+def _opaque_to_dynamo(eager):
+    """``eager`` as the body of the nonstrict_trace node: AOTAutograd runs it on fake tensors, and where a graph
+    break runs it in Python, Dynamo does not trace into the shim (``disable``)."""
+    disabled = torch._dynamo.disable(eager)
+
+    def body(*args, **kwargs):
+        return disabled(*args, **kwargs)
+
+    return body
+
+
+@torch._dynamo.assume_constant_result
+def _numpy_mode() -> bool:
+    """Whether Dynamo is tracing for ``npcompile.compile`` (the shim in place of torch._numpy): read once per
+    trace, a constant of the graph (no guard: a frame is only ever traced in one mode per compiler)."""
+    return _dynamo_patch.is_active()
 
 
 def _traced_call(fn, args, kwargs):

@@ -148,10 +148,52 @@ def test_gradcheck_under_npcompile_binary():
     assert torch.autograd.gradcheck(f, (_x(0), _x(1)))
 
 
-@pytest.mark.parametrize("fn", [elementwise, softmax, where], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("fn", UNARY, ids=lambda f: f.__name__)
 def test_gradcheck_under_plain_torch_compile(fn):
     f = torch.compile(wrap_numpy(fn), backend="aot_eager", fullgraph=True)
-    assert torch.autograd.gradcheck(f, (_x(),))
+    x = _x()
+    np.testing.assert_allclose(f(x).detach().numpy(), fn(x.detach().numpy()), rtol=1e-10, atol=1e-12)
+    assert torch.autograd.gradcheck(f, (x,))
+
+
+def test_plain_torch_compile_has_numpys_semantics():
+    """Under a plain torch.compile the body runs on our shim, not Dynamo's torch._numpy, which lacks nanmean and
+    ``a.dtype``, returns a NumPy scalar's dtype differently, and draws no NumPy random numbers."""
+    def f(x):
+        m = np.nanmean(np.where(x > 0, x, np.nan), axis=0)
+        return m.astype(np.float32) + np.float32(x.dtype.itemsize), np.float64(2) * np.int8(3)
+
+    x = _x()
+    got = torch.compile(wrap_numpy(f), backend="aot_eager", fullgraph=True)(x)
+    want = f(x.detach().numpy())
+    assert got[0].dtype == torch.float32 and got[1].dtype == torch.float64 and got[1].ndim == 0
+    np.testing.assert_allclose(got[0].detach().numpy(), want[0], rtol=1e-6)
+    assert got[1].item() == want[1]
+    assert got[0].grad_fn is not None
+    draw = torch.compile(wrap_numpy(lambda x: x + np.random.standard_normal(x.shape)), backend="aot_eager",
+                         fullgraph=True)(x)
+    assert draw.shape == x.shape and draw.grad_fn is not None
+
+
+def test_plain_torch_compile_many_wrapped_functions():
+    """Each wrapped function compiles on its own: they do not share torch.compile's per-frame recompile limit."""
+    for k in range(torch._dynamo.config.recompile_limit + 2):
+        f = torch.compile(wrap_numpy(lambda x, k=k: np.sin(x) * k), backend="eager", fullgraph=True)
+        x = _x()
+        assert torch.allclose(f(x), torch.sin(x) * k)
+
+
+def test_plain_torch_compile_branch_on_data_breaks_and_stays_right():
+    """A branch on the data cannot be one graph: the call is a graph break and runs eagerly, gradients included."""
+    def f(x):
+        return x * 2 if np.sum(x) > 0 else -x
+
+    for sign in (1, -1):
+        x = (sign * _x().detach().abs()).requires_grad_()
+        got = torch.compile(wrap_numpy(f), backend="aot_eager")(x)
+        np.testing.assert_array_equal(got.detach().numpy(), f(x.detach().numpy()))
+        got.sum().backward()
+        assert torch.equal(x.grad, torch.full_like(x, 2.0 if sign > 0 else -1.0))
 
 
 @pytest.mark.inductor
