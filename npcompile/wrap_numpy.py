@@ -22,7 +22,6 @@ import torch
 
 import npcompile._numpy as shim
 from npcompile._numpy import ndarray
-from npcompile.tracing import _dynamo_patch
 
 _SHIM_MODULES = {numpy: shim, numpy.linalg: shim.linalg, numpy.fft: shim.fft, numpy.random: shim.random}
 
@@ -94,7 +93,7 @@ def wrap_numpy(fn):
             out = eager_fn(*args, **kwargs)
         return _map(out, lambda x: _to_tensor(x, device))
 
-    in_graph = torch._dynamo.nonstrict_trace(_opaque_to_dynamo(eager))
+    in_graph = _opaque_to_dynamo(eager)
 
     def wrapper(*args, **kwargs):
         if not torch.compiler.is_compiling():
@@ -110,20 +109,26 @@ def wrap_numpy(fn):
 
 
 def _opaque_to_dynamo(eager):
-    """``eager`` as the body of the nonstrict_trace node: AOTAutograd runs it on fake tensors, and where a graph
-    break runs it in Python, Dynamo does not trace into the shim (``disable``)."""
+    """``eager`` as a nonstrict_trace node: AOTAutograd runs it on fake tensors, and where a graph break runs it
+    in Python, Dynamo does not trace into the shim (``disable``).  This imports TorchDynamo (about a second, once),
+    which a wrapper needs before its first compiled call; ``import npcompile`` itself does not."""
+    import torch._dynamo
+
+    torch._dynamo.assume_constant_result(_numpy_mode)
     disabled = torch._dynamo.disable(eager)
 
     def body(*args, **kwargs):
         return disabled(*args, **kwargs)
 
-    return body
+    return torch._dynamo.nonstrict_trace(body)
 
 
-@torch._dynamo.assume_constant_result
 def _numpy_mode() -> bool:
-    """Whether Dynamo is tracing for ``npcompile.compile`` (the shim in place of torch._numpy): read once per
-    trace, a constant of the graph (no guard: a frame is only ever traced in one mode per compiler)."""
+    """Whether Dynamo is tracing for ``npcompile.compile`` (the shim in place of torch._numpy).  Marked
+    ``assume_constant_result``: read once per trace, a constant of the graph, no guard (a compiled frame is only
+    ever traced in one of the two modes)."""
+    from npcompile.tracing import _dynamo_patch
+
     return _dynamo_patch.is_active()
 
 
