@@ -16,6 +16,7 @@ class Column:
     key = ""  # JSON key and table label
     compiled = True
     dynamo = False  # compiled through TorchDynamo: graph counts are recorded
+    tensors = False  # --tensors: the compiled columns take and return torch tensors on the device (wrap_numpy)
 
     def available(self):
         """None when usable, else a short reason why the column is left out."""
@@ -46,6 +47,31 @@ def _on_device(compiled, device):
     return call
 
 
+def _on_tensors(compiled, device):
+    """--tensors: the kernel as a function of torch tensors on ``device``.  Each NumPy input is copied there once
+    (a cached copy, so in-place updates persist from call to call as they do on NumPy's arrays); each call
+    waits for the device, and its tensors stay there (``verify.as_outputs`` fetches them for the comparison)."""
+    import numpy as np
+    import torch
+
+    moved = {}
+
+    def to_device(a):
+        if not isinstance(a, np.ndarray):
+            return a
+        if id(a) not in moved:
+            moved[id(a)] = (a, torch.from_numpy(a).to(device))  # holding a keeps its id unique
+        return moved[id(a)][1]
+
+    def call(*args):
+        out = compiled(*map(to_device, args))
+        if device != "cpu":
+            torch.cuda.synchronize()
+        return out
+
+    return call
+
+
 class NpcompileColumn(Column):
     key = "npcompile"
     dynamo = True
@@ -62,6 +88,8 @@ class NpcompileColumn(Column):
     def build(self, fn, device):
         import npcompile
 
+        if self.tensors:
+            return _on_tensors(npcompile.compile(npcompile.wrap_numpy(fresh_function(fn))), device)
         return _on_device(npcompile.compile(fresh_function(fn)), device)
 
 
@@ -72,6 +100,9 @@ class TorchCompileColumn(Column):
     def build(self, fn, device):
         import torch
 
+        if self.tensors:
+            # torch's wrappers share one code object, and with it one recompile limit: each its own copy
+            return _on_tensors(torch.compile(fresh_function(torch.compiler.wrap_numpy(fn))), device)
         return _on_device(torch.compile(fresh_function(fn)), device)
 
 
@@ -134,11 +165,16 @@ ALL = (NumpyColumn, NpcompileColumn, TorchCompileColumn, JaxColumn, NumbaColumn)
 SHORT = {"numpy": "np", "npcompile": "npc", "torch.compile": "tc", "jax": "jax", "numba": "nb"}
 
 
-def select(no_npcompile=False, no_torch_compile=False):
-    """(columns in use, notes about columns left out)."""
+def select(no_npcompile=False, no_torch_compile=False, tensors=False):
+    """(columns in use, notes about columns left out).  ``tensors``: the compiled columns run on torch tensors
+    through wrap_numpy (npcompile's, and torch.compiler's under torch.compile); the others are left out."""
     cols, notes = [], []
     for cls in ALL:
         col = cls()
+        if tensors and col.compiled and not col.dynamo:
+            notes.append(f"{col.key}: no tensor form (--tensors)")
+            continue
+        col.tensors = tensors and col.compiled
         if (no_npcompile and col.key == "npcompile") or (no_torch_compile and col.key == "torch.compile"):
             notes.append(f"{col.key}: disabled on the command line")
             continue

@@ -25,6 +25,9 @@ def parse_args(argv):
     p.add_argument("--size", choices=("small", "default", "gpu"), default="default")
     p.add_argument("--device", choices=("cpu", "cuda"), default="cpu")
     p.add_argument("--repeat", type=int, help="fixed number of timed samples (default: adaptive, ~0.5 s each)")
+    p.add_argument("--tensors", action="store_true",
+                   help="compiled columns take and return torch tensors on --device (wrap_numpy), inputs moved "
+                        "there once; numpy runs on the CPU")
     p.add_argument("--no-torch-compile", action="store_true")
     p.add_argument("--no-npcompile", action="store_true")
     p.add_argument("--cold", action="store_true",
@@ -218,8 +221,11 @@ def _run(args, cold_root):
             print(f"{name:22s} {'memory-bound' if m.MEMORY_BOUND else ''}")
         return 0
     mods = kernels.load_all(args.kernels.split(",") if args.kernels else None)
-    cols, notes = select(args.no_npcompile, args.no_torch_compile)
-    if args.device == "cuda":
+    cols, notes = select(args.no_npcompile, args.no_torch_compile, args.tensors)
+    if args.tensors:
+        notes.append(f"--tensors: compiled columns run on torch tensors on {args.device} through wrap_numpy "
+                     "(npcompile.wrap_numpy, torch.compiler.wrap_numpy), inputs moved there once")
+    elif args.device == "cuda":
         import torch
         if not torch.cuda.is_available():
             raise SystemExit("--device cuda: torch.cuda is not available")
