@@ -321,6 +321,10 @@ def arange(start_or_stop=_np._NoValue, /, stop=None, step=1, dtype=None, *, devi
             -2**53 < start < 2**53 and -2**53 < stop < 2**53:  # the common case: one torch op
         n = _arange_length(start, stop, step)
         return wrap(torch.arange(start, start + n * step, step, device=_device(device)))
+    if dtype is None and type(step) is int and step and torch.SymInt in (type(start), type(stop)) and \
+            type(start) in (int, torch.SymInt) and type(stop) in (int, torch.SymInt):  # a traced size: its range
+        end = torch.sym_max(start, stop) if step > 0 else torch.sym_min(start, stop)  # empty, not torch's error
+        return wrap(torch.arange(start, end, step, device=_device(device)))
     nums = tuple(_number(x) for x in (start, stop, step))
     if any(isinstance(x, complex) for x in nums):
         raise UnsupportedFeature("arange with complex start, stop or step")

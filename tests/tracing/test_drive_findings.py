@@ -136,3 +136,18 @@ def test_copies_of_0d_arrays_stay_arrays(backend):
     np.select and the *_like functions of scalars are 0-d arrays: they came back as scalars."""
     a = np.full((1, 1), 3.0)
     assert same(C.compile(_zero_d_results, backend=backend)(a), _zero_d_results(a))
+
+
+def _ranges(x, k):
+    n = x.shape[0]
+    return (np.arange(1, n + 1), np.arange(n), np.arange(n, 0, -1), np.arange(0, n, 3), np.arange(k, n),
+            np.arange(n, k, -2), np.cumsum(x) / np.arange(1, n + 1))
+
+
+def test_arange_of_a_traced_size():
+    """``np.arange(1, x.shape[0] + 1)``: once sizes are symbols (the second size), the bound was a SymInt that
+    arange took for an object (a graph break; running_mean under wrap_numpy).  Empty where NumPy's is."""
+    f = C.compile(_ranges, backend="aot_eager", fullgraph=True)
+    for n, k in ((5, 2), (9, 4), (4, 7), (3, 3)):
+        x = np.arange(float(n))
+        assert same(f(x, k), _ranges(x, k))
