@@ -541,8 +541,9 @@ def _numel(shape):
 
 
 def _last_wins(idx, sizes, val):
-    """The writes of ``val`` (shaped like the broadcast indices, then the rest) at ``idx``, keeping only the last
-    write to each position (NumPy's order), so that torch's unordered writes cannot pick another."""
+    """The writes of ``val`` (shaped like the broadcast indices, then the rest) at ``idx``, each write to a position
+    carrying the value of the last one (NumPy's order), so that torch's unordered writes cannot pick another.
+    Every write is kept (no data-dependent count: this traces)."""
     n, nb = idx[0].numel(), idx[0].ndim
     if n <= 1:
         return idx, val
@@ -550,12 +551,10 @@ def _last_wins(idx, sizes, val):
     for i, size in zip(idx[1:], sizes[1:]):
         lin = lin * size + i.remainder(size)
     s, order = torch.sort(lin.reshape(-1), stable=True)
-    repeats = s[1:] == s[:-1]
-    if _eager(s) and not repeats.any():  # data-dependent shortcut: eager only
+    if _eager(s) and not (s[1:] == s[:-1]).any():  # data-dependent shortcut: eager only
         return idx, val
-    last = torch.cat([~repeats, repeats.new_ones(1)])
-    keep = order[last]
-    return [i.reshape(-1)[keep] for i in idx], val.reshape((n,) + tuple(val.shape[nb:]))[keep]
+    last = order[torch.searchsorted(s, s, right=True) - 1]  # per sorted write: the last write to its position
+    return [i.reshape(-1)[order] for i in idx], val.reshape((n,) + tuple(val.shape[nb:]))[last]
 
 
 def _python_value(x, d: _np.dtype):

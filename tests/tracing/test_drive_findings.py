@@ -138,6 +138,25 @@ def test_copies_of_0d_arrays_stay_arrays(backend):
     assert same(C.compile(_zero_d_results, backend=backend)(a), _zero_d_results(a))
 
 
+def _scatter_rows(a, i, j, v):
+    a[i] = v  # repeats in i: NumPy's last write wins
+    b = np.zeros_like(a)
+    b[i, j] = v[:, 0]
+    b[i[:, None], j] = v[:, 1:2]  # repeats across a broadcast 2-D index
+    return a, b
+
+
+@pytest.mark.parametrize("i", [[1, 2, 1, 0], [3, 3, 3, 3], [0, -1, 2, -5], [4, 0, 4, 0]])
+def test_setitem_with_an_index_array_and_array_values_traces(i):
+    """``u[idx] = values`` with an integer index array and one value per index (finite-element assembly's
+    ``u[free] = solve(...)``) made a data-dependent count while choosing the last write to each repeated position:
+    a graph break, the write in NumPy.  Each write now carries the value of the last write to its position."""
+    i, j, v = np.array(i), np.array([0, 2, 0, 1]), np.arange(12.0).reshape(4, 3)
+    a = np.zeros((5, 3))
+    got = C.compile(_scatter_rows, backend="aot_eager", fullgraph=True)(a.copy(), i, j, v)
+    assert same(got, _scatter_rows(a.copy(), i, j, v))
+
+
 def _ranges(x, k):
     n = x.shape[0]
     return (np.arange(1, n + 1), np.arange(n), np.arange(n, 0, -1), np.arange(0, n, 3), np.arange(k, n),
