@@ -20,7 +20,7 @@ from torch.fx.experimental.symbolic_shapes import guard_or_false
 
 from .._errors import VALUE_TAG, UnsupportedFeature
 from . import _dtypes
-from ._trace import check, is_tracing, traced_int
+from ._trace import check, is_tracing, traced_int, zero_count
 from ._ndarray import as_array0d, is_array0d, ndarray, view_of, wrap
 from ._normalize import (
     ArrayLike, OutArray, as_tensor, broadcast_shape, cast, check_out, copy_to_out, normalize_axis_index, normalizer,
@@ -229,8 +229,7 @@ def _check_int(i, n, axis):
 def _empty(t: torch.Tensor) -> bool:
     """``t`` holds no elements; a traced size known only when the code runs (``x[np.flatnonzero(m)]``) counts as
     not empty, so the compiled indexing checks the bounds."""
-    n = t.numel()
-    return n == 0 if type(n) is builtins.int else guard_or_false(n == 0)
+    return zero_count(t.numel())
 
 
 def _positive_slice(s: slice, n):

@@ -14,6 +14,7 @@ import warnings
 
 import numpy as _np
 import torch
+from torch.fx.experimental.symbolic_shapes import guard_or_false
 
 from . import _dtypes
 from . import _ufuncs as U
@@ -269,9 +270,9 @@ def _over_dof(s, n, ddof, nan_dof):
             warnings.warn("Degrees of freedom <= 0 for slice.", RuntimeWarning, stacklevel=5)
         r = _true_divide(s, torch.clamp(dof, min=0))
     else:
-        if dof <= 0:
+        if guard_or_false(dof <= 0):  # (a count read from the data, known only when the code runs: no warning)
             warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=5)
-        r = _true_divide(s, builtins.max(dof, 0))
+        r = _true_divide(s, torch.sym_max(dof, 0))
     if not nan_dof:
         return r
     return torch.where(dof > 0, r, torch.nan) if isinstance(dof, torch.Tensor) else r if dof > 0 else r * torch.nan

@@ -17,7 +17,7 @@ from . import _dtypes
 from ._indexing import _eager, _moved, _to_out
 from ._ndarray import ndarray, wrap
 from ._normalize import as_tensor, normalize_axis_index
-from ._trace import is_tracing
+from ._trace import check, is_tracing
 
 __all__ = ["sort", "argsort", "lexsort", "partition", "argpartition", "searchsorted", "sort_complex", "argmax",
            "argmin", "nanargmax", "nanargmin"]
@@ -206,18 +206,25 @@ def _complex_ranks(a, v):
 def _arg(t: torch.Tensor, axis, keepdims, largest: bool, name: str):
     """Index of the first largest (smallest) element, NaN counting as both; complex by real then imaginary."""
     if axis is None:
-        if t.numel() == 0:
-            raise ValueError(f"attempt to get {name} of an empty sequence")
+        _nonempty(t.numel(), name)
         r = _arg_along(t.reshape(-1), 0, largest)
         return r.reshape((1,) * t.ndim) if keepdims else r
     if t.ndim == 0:  # NumPy: as a 1-d array, and a 0-d result even with keepdims
         normalize_axis_index(axis, 1)
         return _arg(t, None, False, largest, name)
     axis = normalize_axis_index(axis, t.ndim)
-    if t.shape[axis] == 0:
-        raise ValueError(f"attempt to get {name} of an empty sequence")
+    _nonempty(t.shape[axis], name)
     r = _arg_along(t, axis, largest)
     return r.unsqueeze(axis) if keepdims else r
+
+
+def _nonempty(n, name):
+    """NumPy's ValueError for an arg of nothing: now, or for a count read from the data (``np.unique``'s) when
+    the compiled code runs."""
+    if type(n) is not int:
+        check(n > 0, ValueError, f"attempt to get {name} of an empty sequence")
+    elif not n:
+        raise ValueError(f"attempt to get {name} of an empty sequence")
 
 
 # Traced, argmax/argmin of 8-bit values is taken on int16: Inductor's vectorized CPU code for them (torch 2.11 to
@@ -259,7 +266,8 @@ def _arg_function(name, largest, skip_nan):
     def f(a, axis=None, out=None, *, keepdims=_np._NoValue):
         if axis is None and out is None and keepdims is _np._NoValue and not skip_nan and type(a) is ndarray:
             t = a.tensor
-            if t.dtype in _ARG_DIRECT and t.numel() and not (t.dtype in _ARG_WIDEN and is_tracing(t)):
+            if t.dtype in _ARG_DIRECT and not (t.dtype in _ARG_WIDEN and is_tracing(t)):
+                _nonempty(t.numel(), name)
                 return wrap(pick(t))  # the common case: what _arg computes, without its conversions
         t = as_tensor(a)
         if axis is not None:

@@ -56,6 +56,12 @@ def check(ok, error: type, message: str) -> None:
         recorded.setdefault(text, (error, message))
 
 
+def zero_count(n) -> bool:
+    """``n == 0`` for an element count; one read from the data (known only when the code runs: ``x[x > 0]``)
+    counts as not zero, and the caller's compiled code handles or checks an empty case."""
+    return n == 0 if type(n) is int else guard_or_false(n == 0)
+
+
 def runtime_checks(fake_inputs) -> dict[str, tuple[type, str]]:
     """The assertions ``check`` added to the frame that ``fake_inputs`` (a backend's example inputs) trace:
     their text -> (exception type, message).  The dict fills as the backend traces on."""

@@ -19,7 +19,7 @@ import torch
 from numpy.exceptions import ComplexWarning
 
 from .._errors import INDEX_TAG, UnsupportedFeature
-from ._trace import is_tracing as _tracing
+from ._trace import check, is_tracing as _tracing, zero_count
 from . import _dtypes
 from ._ndarray import ndarray, wrap
 from ._normalize import as_element, as_tensor, check_out, copy_to_out, normalize_axis_index, normalize_axis_tuple
@@ -323,7 +323,9 @@ def reduce_tensor(uf, t, axes, loop, mask=None, initial=_NoValue, keepdims=True)
         raise ValueError(f"reduction operation '{name}' is not reorderable, so at most one axis may be specified")
     init = None if initial is _NoValue or initial is None else _scalar_initial(initial, loop[0], t.device)
     n = math.prod(t.shape[d] for d in axes)
-    if mask is None and init is None and n and axes and name in _FAST:  # the common case: one torch reduction
+    if mask is None and init is None and axes and name in _FAST and not zero_count(n):  # the common case: one
+        if uf.identity is None:  # torch reduction
+            nonempty(n, name)
         x = t if name in _TRUTH and not t.dtype.is_complex else cast(t, acc)
         return _kernel(uf, loop, acc)(x, axes, keepdims)
     r = _reduce_general(uf, cast(t, acc), t, axes, loop, mask, init, n)
@@ -359,8 +361,9 @@ def _reduce_general(uf, x, t, axes, loop, mask, init, n):
 def plain_dims(t, axis, keepdims):
     """The dims of a plain reduction (axis None or an in-range int, a real keepdims, nothing empty) for the
     fast paths, or None when the call needs the general path: a tuple of all dims, or the int axis as it is
-    (torch parses an int dim faster than a tuple)."""
-    if keepdims is not _NoValue and type(keepdims) is not bool or t.numel() == 0:
+    (torch parses an int dim faster than a tuple).  A count read from the data (``x[x > 0].sum()``) counts as
+    not empty: torch's reductions of an empty array give NumPy's values; those without one check (``nonempty``)."""
+    if keepdims is not _NoValue and type(keepdims) is not bool or zero_count(t.numel()):
         return None
     nd = t.ndim
     if axis is None:
@@ -368,6 +371,13 @@ def plain_dims(t, axis, keepdims):
     if type(axis) is int and -nd <= axis < nd:
         return axis
     return None
+
+
+def nonempty(n, name):
+    """NumPy's ValueError for a reduction without identity over ``n`` (not zero: ``zero_count``) elements, for
+    a count read from the data: checked when the compiled code runs."""
+    if type(n) is not int:
+        check(n > 0, ValueError, f"zero-size array to reduction operation {name} which has no identity")
 
 
 _PLAIN_ACC: dict = {}
@@ -402,6 +412,8 @@ def reduce(uf, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NoV
         dims = plain_dims(t, axis, keepdims) if acc is not False else None
         if dims is not None:
             name = key[0]
+            if uf.identity is None:
+                nonempty(t.numel() if type(dims) is tuple else t.shape[dims], name)
             x = t if name in _TRUTH and not t.dtype.is_complex else t if t.dtype == acc else t.to(acc)
             full = _FULL.get(name) if axis is None and keepdims is not True else None
             if full is not None:

@@ -157,6 +157,40 @@ def test_setitem_with_an_index_array_and_array_values_traces(i):
     assert same(got, _scatter_rows(a.copy(), i, j, v))
 
 
+def _reduce_selection(r, keys):
+    tail = r[r < 0.5]
+    rows = r.reshape(-1, 2)[r[::2] < 0.5]
+    counts = np.unique(keys, return_counts=True)[1]
+    return (tail.sum(), tail.mean(), tail.max(), np.argmin(tail), rows.max(axis=0), rows.min(axis=1),
+            rows.argmax(axis=0), counts.argmax(), np.max(counts), r[r > 2].mean(), tail.std(),
+            rows.var(axis=0, ddof=1))
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NumPy: the mean of nothing
+@pytest.mark.parametrize("scale", [1.0, 0.4])
+def test_reductions_of_a_data_dependent_count_trace(scale):
+    """``returns[returns < q].mean()`` (or ``.std()``), ``counts.argmax()`` of ``np.unique``'s counts: the
+    reductions tested the count read from the data for zero (a graph break, the call in NumPy).  Now a count that
+    is not known counts as not empty (the mean and variance of nothing are NaN, without NumPy's warning there);
+    max/min/argmax of nothing raise NumPy's ValueError when the compiled code runs."""
+    r, keys = np.random.default_rng(0).random(20) * scale, np.array([3, 1, 3, 2, 3])
+    compiled = C.compile(_reduce_selection, backend="aot_eager", fullgraph=True)
+    assert same(compiled(r, keys), _reduce_selection(r, keys))
+
+
+@pytest.mark.parametrize("fn, message", [
+    (lambda r: r[r > 2].max(), "zero-size array to reduction operation maximum which has no identity"),
+    (lambda r: np.argmax(r[r > 2]), "attempt to get argmax of an empty sequence"),
+    (lambda r: r[r > 2].reshape(-1, 1).min(axis=0), "zero-size array to reduction operation minimum"),
+    (lambda r: r[r > 2].reshape(-1, 1).argmin(axis=0), "attempt to get argmin of an empty sequence")])
+def test_reductions_of_nothing_chosen_by_the_data_raise_numpys_error(fn, message):
+    r = np.ones(3)
+    with pytest.raises(ValueError, match=message):
+        fn(r)
+    with pytest.raises(ValueError, match=message):
+        C.compile(fn, backend="aot_eager", fullgraph=True)(r)
+
+
 def _ranges(x, k):
     n = x.shape[0]
     return (np.arange(1, n + 1), np.arange(n), np.arange(n, 0, -1), np.arange(0, n, 3), np.arange(k, n),
