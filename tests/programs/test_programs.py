@@ -10,7 +10,7 @@ from torch._dynamo.backends.registry import lookup_backend
 
 from npcompile import _compile as C
 
-from . import programs2, programs3  # noqa: F401  (register their programs into PROGRAMS)
+from . import programs2, programs3, programs4  # noqa: F401  (register their programs into PROGRAMS)
 from .programs import PROGRAMS
 
 _RESULTS: dict = {}  # name -> (graph count, fallback features)
