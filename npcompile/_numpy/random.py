@@ -4,8 +4,11 @@
 Streams: every distribution is sampled with torch ops, exactly in distribution (inverse CDFs, gamma/Poisson
 mixtures, torch's own gamma, Poisson and binomial samplers), so results are *statistically* equivalent to
 NumPy's but not bit-identical: NumPy's Mersenne Twister / PCG64 streams are not reproduced, and
-``get_state``/``set_state`` exchange torch generator states only.  Output dtypes and shapes are NumPy's;
-``size=None`` gives a 0-D array (NumPy scalars are 0-D arrays here).
+``get_state``/``set_state`` exchange torch generator states only.  Output dtypes, shapes and result types are
+NumPy's (``_scalar_result``): one draw without ``size`` is a Python float or int (weak in NEP 50: ``x32 *
+np.random.random()`` stays float32), except integers drawn with a NumPy ``dtype`` (``Generator.integers`` and
+``random_integers`` by default) and picks from an array population, which are NumPy scalars; ``size=()`` gives a
+0-D array.
 
 Seeding: a ``RandomState(seed)`` or ``default_rng(seed)`` owns a ``torch.Generator`` seeded from ``seed``;
 ``np.random.seed(s)`` gives the legacy module functions such a generator.  Until it is called (or after
@@ -26,7 +29,9 @@ while tracing.  Not modelled (``UnsupportedFeature``): the bit generators and ``
 from __future__ import annotations
 
 import builtins
+import functools
 import hashlib
+import inspect
 import math
 import operator
 import os
@@ -38,7 +43,7 @@ import torch
 from .._errors import UnsupportedFeature
 from ._trace import is_tracing as _tracing
 from . import _dtypes, _hashed_draws, _unsupported
-from ._ndarray import is_array0d, ndarray, wrap
+from ._ndarray import as_array0d, is_array0d, ndarray, wrap
 from ._sorting import first_true
 from ._normalize import as_tensor, check_out, normalize_axis_index
 
@@ -596,7 +601,7 @@ class _Sampler:
             lo_t, top_t = (_full(x, shape, self._device, torch.int64) for x in (lo, top))
             raw = torch.randint(0, 2**62, shape, generator=self._g(), dtype=torch.int64, device=self._device)
             r = lo_t + torch.remainder(raw, top_t - lo_t + 1)
-        return wrap(r.to(_dtypes.to_torch(d)))
+        return _scalar_result(wrap(r.to(_dtypes.to_torch(d))), size, dtype is builtins.int or dtype is builtins.bool)
 
     def _choice(self, a, size, replace, p, axis, legacy):
         pop = as_tensor(a)
@@ -622,9 +627,10 @@ class _Sampler:
         idx = self._choice_indices(n, count, replace, p)
         idx = idx.reshape(() if shape is None else shape)
         if pop is None:
-            return wrap(idx)
+            return _scalar_result(wrap(idx), size, python=True)
         picked = torch.index_select(pop, axis, idx.reshape(-1))
-        return wrap(picked.reshape(pop.shape[:axis] + tuple(idx.shape) + pop.shape[axis + 1:]))
+        return _scalar_result(wrap(picked.reshape(pop.shape[:axis] + tuple(idx.shape) + pop.shape[axis + 1:])), size,
+                              python=False)
 
     def _choice_indices(self, n, count, replace, p):
         if p is None:
@@ -692,6 +698,33 @@ class _Sampler:
         perm = torch.randperm(x.shape[axis], generator=self._g(), device=x.tensor.device)
         x.tensor.copy_(torch.index_select(x.tensor, axis, perm))
         return None
+
+
+def _scalar_result(r, size, python):
+    """A draw as NumPy types it: without ``size`` one value is a Python float or int (``python``) or a NumPy
+    scalar; with ``size=()`` a 0-D array.  Traced, the Python number is a symbol read from the graph's draw."""
+    if type(r) is not ndarray or r.tensor.ndim:
+        return r
+    if size is not None:
+        return as_array0d(r)
+    return r.item() if python else r
+
+
+def _typed_draws(cls, names):
+    """Wrap the methods ``names`` of ``cls`` (each with a ``size`` parameter and float or int results: one draw
+    is a Python number) in ``_scalar_result``; one given ``out`` returns ``out``."""
+    for name in names:
+        method = cls.__dict__[name]
+        at = list(inspect.signature(method).parameters).index("size") - 1  # (positional index after self)
+
+        def typed(self, *args, _method=method, _at=at, **kwargs):
+            r = _method(self, *args, **kwargs)
+            if r is kwargs.get("out") or any(r is a for a in args):  # ``out``, given by name or position
+                return r
+            return _scalar_result(r, kwargs["size"] if "size" in kwargs else args[_at] if len(args) > _at else None,
+                                  python=True)
+
+        setattr(cls, name, functools.wraps(method)(typed))
 
 
 def _rejection(propose, shape, *params):
@@ -806,10 +839,10 @@ class RandomState(_Sampler):
         return self.random_sample(size)
 
     def rand(self, *args):
-        return wrap(self._uniform01(_shape(args)))
+        return _scalar_result(wrap(self._uniform01(_shape(args))), args or None, python=True)
 
     def randn(self, *args):
-        return wrap(self._normal01(_shape(args)))
+        return _scalar_result(wrap(self._normal01(_shape(args))), args or None, python=True)
 
     def standard_normal(self, size=None):
         return wrap(self._normal01(_shape(size)))
@@ -834,7 +867,7 @@ class RandomState(_Sampler):
         return self._integers(low, high, size, _INT64, True, "random_integers")
 
     def tomaxint(self, size=None):
-        return self._integers(0, 2**63 - 2, size, _INT64, True, "tomaxint")
+        return self._integers(0, 2**63 - 2, size, builtins.int, True, "tomaxint")
 
     def bytes(self, length):
         t = torch.randint(0, 256, (operator.index(length),), generator=self._g(), dtype=torch.uint8)
@@ -1023,6 +1056,14 @@ def default_rng(seed=None, *, device=None):
 
 
 globals().update(_unsupported.stand_ins("random"))  # the bit generators and SeedSequence: not modelled
+
+_typed_draws(_Sampler, (
+    "uniform", "normal", "exponential", "gamma", "beta", "chisquare", "noncentral_chisquare", "f", "noncentral_f",
+    "standard_t", "standard_cauchy", "lognormal", "laplace", "logistic", "gumbel", "rayleigh", "weibull", "pareto",
+    "power", "wald", "triangular", "vonmises", "poisson", "binomial", "negative_binomial", "geometric",
+    "hypergeometric", "zipf", "logseries"))
+_typed_draws(RandomState, ("random_sample", "standard_normal", "standard_exponential", "standard_gamma"))
+_typed_draws(Generator, ("random", "standard_normal", "standard_exponential", "standard_gamma"))
 
 # ------------------------------------------------------------------------------ the legacy module functions
 

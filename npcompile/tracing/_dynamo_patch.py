@@ -1267,7 +1267,7 @@ def _seeded_generator(args, kwargs):
 
 
 class ArrayConstant:
-    """Graph node target (wrapped in ``ShimCall``) that gives one fixed array: a folded draw."""
+    """Graph node target (wrapped in ``ShimCall``) that gives one fixed array or NumPy scalar: a folded draw."""
 
     __name__ = __qualname__ = "seeded_draw"
 
@@ -1275,7 +1275,10 @@ class ArrayConstant:
         self.value = value
 
     def __call__(self):
-        return torch.tensor(self.value)
+        from npcompile._numpy._ndarray import as_array0d
+
+        a = _shim().ndarray(torch.tensor(self.value))
+        return as_array0d(a) if isinstance(self.value, _np.ndarray) else a  # (``rng.random(size=())``: an array)
 
 
 def _seeded_generator_variable_type():
@@ -1316,7 +1319,7 @@ def _seeded_generator_variable_type():
                     or value.size > FOLDED_DRAW_LIMIT:
                 self._break(name, f"gives more than {FOLDED_DRAW_LIMIT} elements or a non-numeric result")
             self.gen = trial
-            return self._node(tx, ArrayConstant(_np.asarray(value)), [], {})
+            return self._node(tx, ArrayConstant(value), [], {})
 
         def _choice_of_array(self, tx, a, args, kwargs):
             """``rng.choice(x, ...)`` of an array: NumPy draws the positions as ``rng.choice(len(x), ...)`` does

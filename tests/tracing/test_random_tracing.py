@@ -95,3 +95,23 @@ def test_generators_passed_in_draw_numpys_stream_and_advance():
                                                         "numpy.random.RandomState.rand"}, str(report)
     finally:
         RNG_GLOBAL = np.random.default_rng(11)
+
+
+def _single_draws(a):
+    r, k = np.random.random(), np.random.randint(3)
+    return (a * r, a + k, a * np.random.normal(), a * np.random.default_rng(0).random(), r, k,
+            np.random.normal(size=()), np.random.standard_normal(()), np.random.default_rng(0).random(size=()),
+            np.random.default_rng(0).integers(5), np.random.choice(4), np.random.poisson(2.0))
+
+
+@pytest.mark.parametrize("backend", ["aot_eager", pytest.param("inductor", marks=pytest.mark.inductor)])
+def test_single_draws_have_numpys_types(backend):
+    """One draw without ``size`` is a Python float or int, so it is weak in promotion (``float32_a *
+    np.random.random()`` stays float32, it was float64); ``size=()`` gives a 0-d array; ``integers`` a NumPy
+    scalar.  One graph: the Python numbers are symbols read from the graph's draws."""
+    a = np.ones(3, np.float32)
+    want = _single_draws(a)
+    got = C.compile(_single_draws, backend=backend, fullgraph=True)(a)
+    assert [type(g) for g in got] == [type(w) for w in want]
+    assert [np.asarray(g).dtype for g in got] == [np.asarray(w).dtype for w in want]
+    assert [np.shape(g) for g in got] == [np.shape(w) for w in want]
