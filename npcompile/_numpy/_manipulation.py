@@ -156,8 +156,8 @@ def resize(a, new_shape):
         raise ValueError("all elements of `new_shape` must be non-negative")
     n = math.prod(new_shape)
     if t.numel() == 0 or n == 0:
-        return wrap(torch.zeros(new_shape, dtype=t.dtype, device=t.device))
-    return wrap(t.repeat(-(-n // t.numel()))[:n].reshape(new_shape))
+        return as_array0d(wrap(torch.zeros(new_shape, dtype=t.dtype, device=t.device)))
+    return as_array0d(wrap(t.repeat(-(-n // t.numel()))[:n].reshape(new_shape)))
 
 
 # ---------------------------------------------------------------- axes (all views)
@@ -485,7 +485,7 @@ def block(arrays):
     (so dtypes promote level by level, as NumPy's small-array path does)."""
     depth, nd = _block_depth(arrays, "arrays")
     if depth == 0:
-        return _array(arrays, None, True, "K")
+        return as_array0d(_array(arrays, None, True, "K"))
     return wrap(_block(arrays, depth, max(depth, nd)))
 
 
@@ -577,7 +577,8 @@ def unstack(x, /, *, axis=0):
     a = asarray(x)
     if a.ndim == 0:
         raise ValueError("Input array must be at least 1-d.")
-    return tuple(view_of(a, t) for t in a.tensor.unbind(normalize_axis_index(axis, a.ndim)))
+    return tuple(view_of(a, t) if t.ndim else wrap(t)  # (as NumPy's ``x[i]``: a 1-D array's items are scalars)
+                 for t in a.tensor.unbind(normalize_axis_index(axis, a.ndim)))
 
 
 # ---------------------------------------------------------------- tiling and rearranging
@@ -593,7 +594,7 @@ def tile(A, reps):
         raise ValueError("negative dimensions are not allowed")
     t = as_tensor(A)
     t = t.reshape((1,) * (len(reps) - t.ndim) + tuple(t.shape))
-    return wrap(t.repeat((1,) * (t.ndim - len(reps)) + reps))
+    return as_array0d(wrap(t.repeat((1,) * (t.ndim - len(reps)) + reps)))
 
 
 def repeat(a, repeats, axis=None):
@@ -898,6 +899,8 @@ def pad(array, pad_width, mode="constant", **kwargs):
             if a.shape[ax] == 0 and any(w):
                 raise ValueError(f"can't extend empty axis {ax} using modes other than 'constant' or 'empty'")
         return wrap(torch.empty([n + sum(w) for n, w in zip(a.shape, widths)], dtype=a.dtype, device=a.device))
+    if a.ndim == 0:  # nothing to pad
+        return as_array0d(wrap(a.clone()))
     pad_axis = _pad_mode(mode, kwargs, a.ndim)
     if mode in ("constant", "maximum", "minimum", "mean", "median"):
         for ax, w in enumerate(widths):  # NumPy reads the pad values of every axis, padded or not: their errors

@@ -495,7 +495,7 @@ def i0(x: ArrayLike):
         raise TypeError("i0 not supported for complex values")
     if not x.is_floating_point():
         x = x.to(torch.float64)
-    return torch.special.i0(x.abs())
+    return as_array0d(wrap(torch.special.i0(x.abs())))  # (not a ufunc: an array also for a scalar)
 
 
 # ------------------------------------------------------------------------------ window functions
@@ -577,7 +577,7 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
             raise ValueError(f"could not broadcast input array from shape {tuple(r.shape)} into shape "
                              f"{tuple(part.shape)}")
         part.copy_(r)
-    return a
+    return wrap(t) if t.ndim == 0 else a  # (NumPy's ``x[()]``: a scalar for a 0-d array, also written in place)
 
 
 def _finite(t, nan, posinf, neginf):

@@ -286,7 +286,7 @@ class ndarray:
             return view_of(self, t.imag)
         r = wrap(torch.zeros_like(t))
         r._writeable = False
-        return r
+        return as_array0d(r) if is_array0d(self) else r
 
     @imag.setter
     def imag(self, value):

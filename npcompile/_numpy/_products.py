@@ -441,7 +441,7 @@ def einsum(*operands, out=None, optimize=False, **kwargs):
     subs, out_sub, _ = _parse(subscripts, [t.shape for t in tensors])
     if out is None and len(tensors) == 1 and set(out_sub) == set(subs[0]):
         r = contract(tensors, subs, out_sub, _dtypes.from_torch(tensors[0].dtype))
-        return view_of(arrays[0], r) if isinstance(arrays[0], ndarray) else wrap(r)
+        return view_of(arrays[0], r) if isinstance(arrays[0], ndarray) and r.ndim else wrap(r)  # (0-d: a scalar)
     dtype, casting = kwargs.get("dtype"), kwargs.get("casting", "safe")
     out = check_out(out)
     # Unoptimized, NumPy's iterator computes in the common dtype of the operands and out= (accumulated into, so
@@ -454,7 +454,24 @@ def einsum(*operands, out=None, optimize=False, **kwargs):
             raise TypeError(f"Iterator operand {i} dtype could not be cast from {d!r} to {rt!r} according to the "
                             f"rule {casting!r}")
     r = contract(tensors, subs, out_sub, rt)
-    return wrap(r) if out is None else copy_to_out(r, out, casting, "einsum")
+    if out is not None:
+        return copy_to_out(r, out, casting, "einsum")
+    if r.ndim == 0 and optimize is not False and len(subs) > 1 and _ends_in_matrix_product(subs, out_sub, optimize):
+        return as_array0d(wrap(r))
+    return wrap(r)
+
+
+def _ends_in_matrix_product(subs, out_sub, optimize):
+    """Whether NumPy's optimized einsum ends in a matrix product, whose 0-d result is an array (its plain
+    einsum, used for a pair with a 0-d operand, gives a scalar): the last step of the path joins two operands
+    of at least one axis each."""
+    terms, last = [list(s) for s in subs], []
+    for step in _path(subs, out_sub, {x: 1 for s in subs for x in s}, optimize):
+        last = [terms[i] for i in step]
+        terms.append(_kept(terms, tuple(step), out_sub))
+        for i in sorted(step, reverse=True):
+            del terms[i]
+    return len(last) == 2 and all(last)
 
 
 def _check_optimize(optimize):

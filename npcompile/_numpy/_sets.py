@@ -17,7 +17,7 @@ from numpy.lib._arraysetops_impl import UniqueAllResult, UniqueCountsResult, Uni
 
 from . import _dtypes
 from ._indexing import _moved
-from ._ndarray import ndarray, wrap
+from ._ndarray import as_array0d, ndarray, wrap
 from ._normalize import as_tensor, normalize_axis_index
 from ._trace import is_tracing
 from ._sorting import _argsort
@@ -94,7 +94,7 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     extra = [x for x, want in ((index, return_index), (inverse, return_inverse), (counts, return_counts)) if want]
     if not extra and equal_nan and t.is_complex() and values.ndim == 1 and values.numel():
         values = _first_nan_met(values, t.reshape(-1))
-    return wrap(values) if not extra else tuple(wrap(x) for x in [values] + extra)
+    return wrap(values) if not extra else tuple(as_array0d(wrap(x)) for x in [values] + extra)  # (0-d inverse)
 
 
 def _first_nan_met(values, flat):
@@ -107,7 +107,8 @@ def _first_nan_met(values, flat):
 
 def unique_all(x):
     values, index, inverse, counts = _unique_flat(as_tensor(x).reshape(-1), False)
-    return UniqueAllResult(wrap(values), wrap(index), wrap(inverse.reshape(as_tensor(x).shape)), wrap(counts))
+    return UniqueAllResult(wrap(values), wrap(index), as_array0d(wrap(inverse.reshape(as_tensor(x).shape))),
+                           wrap(counts))
 
 
 def unique_counts(x):
@@ -118,7 +119,7 @@ def unique_counts(x):
 def unique_inverse(x):
     t = as_tensor(x)
     values, _, inverse, _ = _unique_flat(t.reshape(-1), False)
-    return UniqueInverseResult(wrap(values), wrap(inverse.reshape(t.shape)))
+    return UniqueInverseResult(wrap(values), as_array0d(wrap(inverse.reshape(t.shape))))
 
 
 def unique_values(x):
@@ -150,7 +151,7 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
         found = _isin_sorted(e.reshape(-1), s.reshape(-1)).reshape(e.shape)
     else:
         found = torch.isin(_equatable(e), _equatable(s).reshape(-1))  # torch needs contiguous test elements
-    return wrap(~found if invert else found)
+    return as_array0d(wrap(~found if invert else found))  # (an array also for a scalar element, as NumPy)
 
 
 def _check_table_range(s):

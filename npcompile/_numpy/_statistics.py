@@ -75,9 +75,10 @@ def _place(r, axes, t, keepdims, qshape=()):
     return r.movedim(-1, 0).reshape(tuple(qshape) + shape)
 
 
-def _to_out(r, out):
+def _to_out(r, out, keepdims):
+    """The result, into ``out`` if given; kept dimensions make an array even of a 0-d input (as NumPy)."""
     if out is None:
-        return wrap(r)
+        return as_array0d(wrap(r)) if keepdims else wrap(r)
     return finish(r, (), False, out, "quantile")
 
 
@@ -105,7 +106,7 @@ def _median(a, axis, out, keepdims, nan):
             warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=3)
         r = torch.full(s.shape[:-1] + (1,), torch.nan, dtype=_dtypes.to_torch(res).to_real(), device=s.device)
         r = torch.complex(r, r) if s.is_complex() else r  # NumPy's nan+nanj
-        return _to_out(_place(r, axes, t, keepdims), out)
+        return _to_out(_place(r, axes, t, keepdims), out, keepdims)
     cnt = (~torch.isnan(s)).sum(-1, keepdim=True) if nan else torch.full(s.shape[:-1] + (1,), n, device=s.device)
     lo, hi = torch.clamp((cnt - 1) // 2, min=0), torch.clamp(cnt // 2, min=0)
     pair = _values(torch.gather(s, -1, torch.cat([lo, hi], -1)), t.dtype).to(_dtypes.to_torch(acc))
@@ -119,7 +120,7 @@ def _median(a, axis, out, keepdims, nan):
         r = torch.where(bad, _nan_like(r) if nan else s[..., -1:].to(r.dtype), r)
         if nan:
             _warn_all_nan(cnt)
-    return _to_out(_place(r.to(_dtypes.to_torch(res)), axes, t, keepdims), out)
+    return _to_out(_place(r.to(_dtypes.to_torch(res)), axes, t, keepdims), out, keepdims)
 
 
 # ---------------------------------------------------------------- quantiles
@@ -223,7 +224,7 @@ def _quantile(a, q, axis, out, method, keepdims, weights, nan, scale=1):
     if lerp and out is not None and not _np.can_cast(res, out.dtype, "same_kind"):
         # NumPy interpolates into out= (add(..., out=out)): an integer or bool out is its casting error
         raise _np._core._exceptions._UFuncOutputCastingError(U.add._np, "same_kind", res, out.dtype, 0)
-    return _to_out(_place(r, axes, t, keepdims, tuple(qt.shape)), out)
+    return _to_out(_place(r, axes, t, keepdims, tuple(qt.shape)), out, keepdims)
 
 
 def _gather_quantiles(s, qf, method, nan, in_dtype, res, lerp):

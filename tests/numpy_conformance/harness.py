@@ -14,6 +14,7 @@ import pytest
 
 import npcompile._numpy as shim
 from npcompile._numpy import ndarray
+from npcompile._numpy._ndarray import is_array0d
 
 FLOAT_TOL = {numpy.dtype("float16"): (2e-3, 2e-3), numpy.dtype("float32"): (2e-5, 1e-5),
              numpy.dtype("complex64"): (2e-5, 1e-5)}
@@ -49,6 +50,10 @@ def assert_same(expected, actual, rtol=None, atol=None, path="result"):
     """``actual`` (from the shim) equals ``expected`` (from NumPy) in kind, dtype, shape and value."""
     if isinstance(expected, (numpy.ndarray, numpy.generic)):
         assert isinstance(actual, ndarray), f"{path}: expected an array, got {type(actual).__name__}"
+        if actual.ndim == 0:  # the shim's NumPy scalars are its 0-d arrays that are not is_array0d
+            assert is_array0d(actual) == isinstance(expected, numpy.ndarray), \
+                f"{path}: a {'0-d array' if is_array0d(actual) else 'NumPy scalar'}, NumPy gives a " \
+                f"{'0-d array' if isinstance(expected, numpy.ndarray) else 'NumPy scalar'}"
         got = numpy.asarray(actual)
         exp = numpy.asarray(expected)
         assert got.dtype == exp.dtype, f"{path}: dtype {got.dtype} != NumPy's {exp.dtype}"
