@@ -16,8 +16,9 @@ mkdir -p "$OUT"
 export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 CI=1
 py=python3
 
-{ nvidia-smi -L; $py -c "import torch, numpy, triton; print('torch', torch.__version__, 'numpy', numpy.__version__,
-'triton', triton.__version__, torch.cuda.get_device_name())"; } 2>&1 | tee "$OUT/env.txt"
+{ nvidia-smi -L; $py -c "import torch, numpy; print('torch', torch.__version__, 'numpy', numpy.__version__,
+torch.cuda.get_device_name() if torch.cuda.is_available() else 'no CUDA')"; $py -c "import triton; print('triton',
+triton.__version__)"; } 2>&1 | tee "$OUT/env.txt"
 timeout 170 $py -m pytest -p no:cacheprovider -q -rfE tests/cuda 2>&1 | tail -60 > "$OUT/cuda_tests.txt"
 tail -3 "$OUT/cuda_tests.txt"
 timeout 60 $py -m benchmarks.wrap_numpy_example 2>&1 | tail -14 | tee "$OUT/wrap_numpy_example.txt"

@@ -222,13 +222,14 @@ def _run(args, cold_root):
         return 0
     mods = kernels.load_all(args.kernels.split(",") if args.kernels else None)
     cols, notes = select(args.no_npcompile, args.no_torch_compile, args.tensors)
+    if args.device == "cuda":
+        import torch
+        if not torch.cuda.is_available():
+            raise SystemExit("--device cuda: torch.cuda is not available")
     if args.tensors:
         notes.append(f"--tensors: compiled columns run on torch tensors on {args.device} through wrap_numpy "
                      "(npcompile.wrap_numpy, torch.compiler.wrap_numpy), inputs moved there once")
     elif args.device == "cuda":
-        import torch
-        if not torch.cuda.is_available():
-            raise SystemExit("--device cuda: torch.cuda is not available")
         notes.append("cuda: compiled columns run under torch.device('cuda') with NumPy inputs and outputs "
                      "(host<->device copies are part of each call); numpy runs on the CPU")
     if cold_root:
