@@ -31,7 +31,8 @@ __all__ = ["take", "put", "take_along_axis", "put_along_axis", "choose", "compre
            "argwhere", "flatnonzero", "extract", "place", "putmask", "diagonal", "fill_diagonal", "tril_indices",
            "triu_indices", "tril_indices_from", "triu_indices_from", "diag_indices", "diag_indices_from",
            "mask_indices", "unravel_index", "ravel_multi_index", "ix_", "ndindex", "ndenumerate", "nditer",
-           "iterable", "may_share_memory", "shares_memory", "mgrid", "ogrid", "r_", "c_", "index_exp", "s_"]
+           "nested_iters", "iterable", "may_share_memory", "shares_memory", "mgrid", "ogrid", "r_", "c_", "index_exp",
+           "s_"]
 
 _INDEX_ERROR = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean "
                 "arrays are valid indices")
@@ -1233,11 +1234,30 @@ class ndenumerate:
         return i, self._a[i]
 
 
-class nditer:
-    """Not modelled (NumPy's iterator protocol with buffering and operand flags): the compiler falls back."""
+def nditer(op, *args, **kwargs):
+    """NumPy's own iterator (buffering, operand flags, multi-index, ``with`` blocks), over NumPy's views of our
+    arrays' memory: reads see them and ``readwrite``/``writeonly`` operands write into them.  Its operands and
+    items are NumPy arrays.  CPU arrays only (elsewhere there is no memory NumPy can view), and not traced."""
+    return _np.nditer(_host_views(op, "nditer"), *args, **kwargs)
 
-    def __init__(self, *args, **kwargs):
-        raise UnsupportedFeature("numpy.nditer")
+
+def nested_iters(op, axes, *args, **kwargs):
+    """NumPy's ``nested_iters`` over NumPy's views of our arrays' memory, as ``nditer``."""
+    return _np.nested_iters(_host_views(op, "nested_iters"), axes, *args, **kwargs)
+
+
+def _host_views(op, name):
+    """``op`` (an array-like or a sequence of them, None for operands NumPy allocates) with our arrays as NumPy
+    arrays on the same memory."""
+    if isinstance(op, (list, tuple)):
+        return type(op)(_host_views(o, name) for o in op)
+    if not isinstance(op, ndarray):
+        return op
+    if is_tracing(op.tensor):
+        raise UnsupportedFeature(f"numpy.{name} in traced code")
+    if op.tensor.device.type != "cpu":
+        raise UnsupportedFeature(f"numpy.{name} of an array off the CPU")
+    return _np.asarray(op)
 
 
 def iterable(y):

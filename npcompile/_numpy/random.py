@@ -55,7 +55,7 @@ __all__ = [
     "standard_cauchy", "lognormal", "laplace", "logistic", "gumbel", "rayleigh", "weibull", "pareto", "power",
     "wald", "triangular", "vonmises", "poisson", "binomial", "negative_binomial", "geometric", "multinomial",
     "multivariate_normal", "dirichlet", "hypergeometric", "zipf", "logseries", "get_bit_generator",
-    "set_bit_generator",
+    "set_bit_generator", "BitGenerator", "SeedSequence", "MT19937", "PCG64", "PCG64DXSM", "Philox", "SFC64",
 ]
 
 _F64 = torch.float64
@@ -164,11 +164,46 @@ def _seed_value(seed, legacy):
 
 def _new_generator(seed, legacy, device):
     g = torch.Generator(device=device if device is not None else "cpu")
-    if seed is None:
-        g.manual_seed(builtins.int.from_bytes(os.urandom(8), "little") >> 1)
-    else:
-        g.manual_seed(_seed_value(seed, legacy))
+    seed_generator(g, builtins.int.from_bytes(os.urandom(8), "little") >> 1 if seed is None else
+                   _seed_from_numpy(seed) if isinstance(seed, (SeedSequence, BitGenerator)) else
+                   _seed_value(seed, legacy))
     return g
+
+
+# A CPU generator's state (torch 2.11 to 2.13): a header that a fresh ``manual_seed`` leaves as it must be, then
+# MT19937's 624 state words in 64-bit slots from byte 24 on, then a cache of normals marked empty.  One buffer,
+# refilled per seed (``set_state`` copies it).
+_CPU_STATE = torch.Generator().manual_seed(0).get_state()
+_CPU_WORDS = _CPU_STATE[24:24 + 8 * 624].view(torch.int64).numpy()
+_POSITIONS = _np.arange(1, 625, dtype=_np.int64)
+
+
+def seed_generator(g: torch.Generator, seed: int) -> None:
+    """Seed ``g`` with all of ``seed``'s bits (below 2**63).  A CPU generator's ``manual_seed`` keeps 32
+    (MT19937's initialization): ``default_rng(1)`` and ``default_rng(1 + 2**32)`` drew the same numbers, and
+    compiled calls seeded per call would share their draws after about 77000 calls (the birthday bound of
+    2**32).  Its state words are filled by SplitMix64 from the whole seed instead (about 8 us)."""
+    if g.device.type != "cpu":
+        g.manual_seed(seed)
+        return
+    with _np.errstate(over="ignore"):
+        _np.bitwise_and(_hashed_draws.mix64((_POSITIONS + seed) * _hashed_draws.GAMMA), 0xFFFFFFFF, out=_CPU_WORDS)
+    g.set_state(_CPU_STATE)
+
+
+# NumPy's seed material is host-side and NumPy's own: ``SeedSequence`` and the bit generators are NumPy's classes;
+# a ``Generator`` or ``default_rng`` made from one seeds its torch generator from it (``_seed_from_numpy``).
+BitGenerator, SeedSequence = _np.random.BitGenerator, _np.random.SeedSequence
+MT19937, PCG64, PCG64DXSM, Philox, SFC64 = (_np.random.MT19937, _np.random.PCG64, _np.random.PCG64DXSM,
+                                             _np.random.Philox, _np.random.SFC64)
+
+
+def _seed_from_numpy(source) -> int:
+    """A 63-bit seed from a SeedSequence (its generated state) or a bit generator (its next raw output: the bit
+    generator advances, so two Generators made from one draw differently, as in NumPy where they share it)."""
+    if isinstance(source, SeedSequence):
+        return builtins.int(source.generate_state(1, _np.uint64)[0]) >> 1
+    return builtins.int(source.random_raw()) >> 1
 
 
 # ------------------------------------------------------------------------------ the distributions
@@ -902,8 +937,10 @@ class Generator(_Sampler):
     _legacy = False
 
     def __init__(self, bit_generator=None):
+        if isinstance(bit_generator, BitGenerator):
+            bit_generator = _new_generator(bit_generator, False, None)
         if not isinstance(bit_generator, torch.Generator):
-            raise UnsupportedFeature("Generator(bit_generator): NumPy bit generators (use default_rng)")
+            raise AttributeError(f"Generator needs a NumPy BitGenerator, not {type(bit_generator).__name__}")
         self._gen = bit_generator
         self._device = bit_generator.device
 
@@ -915,7 +952,9 @@ class Generator(_Sampler):
         raise UnsupportedFeature("Generator.bit_generator (draws come from a torch.Generator)")
 
     def spawn(self, n_children):
-        raise UnsupportedFeature("Generator.spawn")
+        """Independent child generators, each seeded by a draw of this one (NumPy spawns its SeedSequence)."""
+        seeds = torch.randint(0, 2**62, (operator.index(n_children),), generator=self._gen).tolist()
+        return [Generator(_new_generator(s, False, self._device)) for s in seeds]
 
     def random(self, size=None, dtype=_np.float64, out=None):
         d = _float_dtype(dtype, "random")
@@ -1050,8 +1089,8 @@ def default_rng(seed=None, *, device=None):
     entropy, or a Generator, returned as is).  ``device=`` picks the torch device it draws on."""
     if isinstance(seed, Generator):
         return seed
-    if isinstance(seed, (_np.random.Generator, _np.random.BitGenerator, _np.random.SeedSequence)):
-        raise UnsupportedFeature("default_rng with a NumPy Generator, BitGenerator or SeedSequence")
+    if isinstance(seed, _np.random.Generator):
+        seed = seed.bit_generator
     return Generator(_new_generator(seed, False, device))
 
 

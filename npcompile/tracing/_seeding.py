@@ -16,7 +16,6 @@ import numpy as _np
 import torch
 
 from .._numpy import random as _random
-from .._numpy._hashed_draws import GAMMA, mix64
 
 _SEED_SCALE = float(1 << 53)
 
@@ -53,25 +52,6 @@ def _next_seed() -> int:
     return int(_np.random.random() * _SEED_SCALE)
 
 
-# A CPU generator's state (torch 2.11 to 2.13): a header that a fresh ``manual_seed`` leaves as it must be, then
-# MT19937's 624 state words in 64-bit slots from byte 24 on, then a cache of normals marked empty.  One buffer,
-# refilled per seed (``set_state`` copies it).
-_CPU_STATE = torch.Generator().manual_seed(0).get_state()
-_CPU_WORDS = _CPU_STATE[24:24 + 8 * 624].view(torch.int64).numpy()
-_POSITIONS = _np.arange(1, 625, dtype=_np.int64)
-
-
-def _seed(g: torch.Generator, seed: int) -> None:
-    """Seed ``g`` with all of ``seed``'s 53 bits.  A CPU generator's ``manual_seed`` keeps 32 (MT19937's
-    initialization), which would let two calls share their draws after about 77000 calls (the birthday bound
-    of 2**32); its state words are filled by SplitMix64 from the whole seed instead (about 8 us)."""
-    if g.device.type != "cpu":
-        g.manual_seed(seed)
-        return
-    _np.bitwise_and(mix64((_POSITIONS + seed) * GAMMA), 0xFFFFFFFF, out=_CPU_WORDS)
-    g.set_state(_CPU_STATE)
-
-
 def seeded(compiled, devices):
     """``compiled`` drawing from torch's generators seeded by NumPy's legacy state at each call."""
     gens = _generators(devices)
@@ -80,7 +60,7 @@ def seeded(compiled, devices):
         seed = _next_seed()
         saved = [g.get_state() for g in gens]
         for g in gens:
-            _seed(g, seed)
+            _random.seed_generator(g, seed)
         try:
             return compiled(*args)
         finally:

@@ -706,8 +706,27 @@ def test_ndindex_ndenumerate_iterable():
     assert got == [(i, v.item()) for i, v in numpy.ndenumerate(a)]
     for y in [[1], 1, shim.asarray(numpy.array(1)), shim.asarray(a), "ab", (x for x in [])]:
         assert shim.iterable(y) == numpy.iterable(numpy.asarray(y) if isinstance(y, shim.ndarray) else y)
-    with pytest.raises(UnsupportedFeature):
-        shim.nditer(shim.asarray(a))
+
+
+def test_nditer_and_nested_iters_on_our_arrays():
+    """NumPy's iterator over our arrays' memory: it reads them and writes through readwrite operands."""
+    a = numpy.arange(6.0).reshape(2, 3)
+    s = shim.asarray(a.copy())
+    with shim.nditer([s, None], op_flags=[["readwrite"], ["writeonly", "allocate"]]) as it:
+        for x, y in it:
+            y[...] = x * x
+            x[...] = 2 * x
+        squares = it.operands[1]
+    numpy.testing.assert_array_equal(numpy.asarray(s), 2 * a)
+    numpy.testing.assert_array_equal(squares, a * a)
+    assert [x.item() for x in shim.nditer(s.T, order="C")] == [x.item() for x in numpy.nditer((2 * a).T, order="C")]
+    outer, inner = shim.nested_iters(s, [[0], [1]], flags=["multi_index"])
+    assert [(outer.multi_index, inner.multi_index) for _ in outer for _ in inner] == \
+        [((i,), (j,)) for i in range(2) for j in range(3)]
+    read_only = shim.asarray(numpy.ones(3))
+    read_only.flags.writeable = False
+    with pytest.raises(ValueError):
+        shim.nditer(read_only, op_flags=["readwrite"])
 
 
 def test_shares_memory():

@@ -5,7 +5,7 @@ import pytest
 import torch
 
 import npcompile as C
-from npcompile.tracing import _seeding
+from npcompile._numpy.random import seed_generator
 
 
 def draw(x):
@@ -73,7 +73,7 @@ def test_every_bit_of_the_per_call_seed_counts():
     g = torch.Generator()
 
     def draws(seed):
-        _seeding._seed(g, seed)
+        seed_generator(g, seed)
         return torch.rand(8, generator=g, dtype=torch.float64)
 
     low = draws(5)
