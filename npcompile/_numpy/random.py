@@ -23,7 +23,8 @@ constant arguments are constants, drawn by real NumPy at trace time (``npcompile
 they are NumPy's exact stream.
 
 Parameter checks (``scale < 0`` and the like) on array parameters look at the values: eager only, skipped
-while tracing.  Not modelled (``UnsupportedFeature``): the bit generators and ``SeedSequence``.
+while tracing.  NumPy's ``SeedSequence`` and bit generators are NumPy's own classes, which seed ours; not modelled
+(``UnsupportedFeature``): the legacy functions' MT19937 (``get_bit_generator``/``set_bit_generator``).
 """
 
 from __future__ import annotations
@@ -1094,7 +1095,7 @@ def default_rng(seed=None, *, device=None):
     return Generator(_new_generator(seed, False, device))
 
 
-globals().update(_unsupported.stand_ins("random"))  # the bit generators and SeedSequence: not modelled
+globals().update(_unsupported.stand_ins("random"))  # get_bit_generator, set_bit_generator: not modelled
 
 _typed_draws(_Sampler, (
     "uniform", "normal", "exponential", "gamma", "beta", "chisquare", "noncentral_chisquare", "f", "noncentral_f",
