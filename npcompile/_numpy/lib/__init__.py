@@ -1,18 +1,15 @@
-"""``numpy.lib``: the numeric submodules (``stride_tricks``, ``scimath``, ``array_utils``) and ``NumpyVersion``
-(NumPy's own: a version string class).  NumPy's documentation and file machinery here (``format``, ``npyio``,
-``mixins``, ``introspect``, ``Arrayterator``, ``add_docstring``...) raise ``UnsupportedFeature`` naming it."""
+"""``numpy.lib``: the numeric submodules (``stride_tricks``, ``scimath``, ``array_utils``), and NumPy's own
+``NumpyVersion`` (a version string class) and ``Arrayterator`` (pure Python: it iterates over blocks by slicing the
+array it is given, so over ours it gives our arrays).  NumPy's documentation and file machinery here (``format``,
+``npyio``, ``mixins``, ``introspect``, ``add_docstring``...) raise ``UnsupportedFeature`` naming it."""
 
-from numpy.lib import NumpyVersion  # noqa: F401
+from numpy.lib import Arrayterator, NumpyVersion  # noqa: F401
 
 from ..._errors import UnsupportedFeature
 from . import array_utils, scimath, stride_tricks  # noqa: F401
 
 _UNSUPPORTED = {"format": "the .npy file format", "npyio": "file IO", "mixins": "NumPy's operator mixin class",
                 "introspect": "NumPy internals", "tracemalloc_domain": "NumPy internals"}
-
-
-def Arrayterator(var, buf_size=None):  # noqa: N802
-    raise UnsupportedFeature("numpy.lib.Arrayterator (NumPy's buffered iterator)")
 
 
 def add_docstring(obj, docstring):
