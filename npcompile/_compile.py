@@ -148,16 +148,16 @@ def _pack(x, args, kwargs):
                 and (torch.compiler.is_compiling() or all(s >= 0 for s in x.strides))):
             if torch.compiler.is_compiling():
                 # traced, a constant (tracing._dynamo_patch.READONLY); a mark only read-only results carry
-                if x._npcompile_readonly:
-                    return (_READ_ONLY_TAG, torch.from_numpy(x))
+                read_only = x._npcompile_readonly
+                t = torch.from_numpy(x)
                 if x.ndim == 0 and x._npcompile_array0d:
-                    return (_ARRAY0D_TAG, torch.from_numpy(x))
-                return torch.from_numpy(x)
-            if not x.flags.writeable:
-                return (_READ_ONLY_TAG, _from_readonly(x))
-            if x.ndim == 0:  # (untraced, a real NumPy array: a scalar is no ndarray)
-                return (_ARRAY0D_TAG, torch.from_numpy(x))
-            return torch.from_numpy(x)
+                    t = (_ARRAY0D_TAG, t)
+            else:
+                read_only = not x.flags.writeable
+                t = _from_readonly(x) if read_only else torch.from_numpy(x)
+                if x.ndim == 0:  # (untraced, a real NumPy array: a scalar is no ndarray)
+                    t = (_ARRAY0D_TAG, t)
+            return (_READ_ONLY_TAG, t) if read_only else t
         return x
     if isinstance(x, torch.Tensor):
         return (_TENSOR_TAG, x)
@@ -196,8 +196,9 @@ def _make_entry(fn: Callable) -> types.FunctionType:
 # --------------------------------------------------------------------------------------------------------------
 
 
-def _tensor_to_numpy(t, io):
-    """``t`` as NumPy: a view of the caller's array when it lies in an argument's memory, else ``t``'s own data.
+def _tensor_to_numpy(t, io, array0d=False):
+    """``t`` as NumPy: a view of the caller's array when it lies in an argument's memory, else ``t``'s own data;
+    0-d, a NumPy scalar unless ``array0d``.
 
     ``io``: the caller's arrays, their tensors, the tensors the graphs ran on (the same, or copies on a
     device), whether the function had a graph break, and the call's ``_copies.Copies`` (arguments with negative
@@ -210,7 +211,7 @@ def _tensor_to_numpy(t, io):
     arrays, host, run, broken, moved = io
     # A result of an argument's dtype that is no view to torch is one the graph made (cheap to tell); a dtype
     # view (``a.view(np.int64)``) is no view to torch either, but has another dtype.
-    if run and t.dim() and (broken or t._is_view() or _other_dtype(t.dtype, run)):
+    if run and (array0d or t.dim() and (broken or t._is_view() or _other_dtype(t.dtype, run))):
         p = t.data_ptr()
         for i, r in enumerate(run):
             s = r.untyped_storage()
@@ -231,7 +232,7 @@ def _tensor_to_numpy(t, io):
         a = t.numpy()
     except (RuntimeError, TypeError):
         a = t.numpy(force=True)
-    if a.ndim == 0:
+    if a.ndim == 0 and not array0d:
         return a[()]  # NumPy returns scalars (numpy.float64...) where the shim has 0-D arrays
     return a
 
@@ -284,15 +285,15 @@ def _unpack_out(x, args, kwargs, io):
                 return args[k] if type(k) is int else kwargs[k]
             if x[0] == _TENSOR_TAG and isinstance(x[1], _Tensor):
                 return x[1]
-            if x[0] == _READ_ONLY_TAG and isinstance(x[1], _Tensor):
-                a = _tensor_to_numpy(x[1], io)
+            if x[0] == _READ_ONLY_TAG and isinstance(x[1], (_Tensor, tuple)):  # (tuple: a 0-d array's mark)
+                a = _unpack_out(x[1], args, kwargs, io)
                 if type(a) is _ndarray and a.flags.writeable:
                     if any(a is b for b in io[0]):  # (the caller's array itself: a no-op view after a break)
                         a = a.view()
                     a.flags.writeable = False
                 return a
             if x[0] == _ARRAY0D_TAG and isinstance(x[1], _Tensor):
-                return _np.asarray(_tensor_to_numpy(x[1], io))
+                return _tensor_to_numpy(x[1], io, True)
         return tuple(_unpack_out(v, args, kwargs, io) for v in x)
     if tx is list:
         return [_unpack_out(v, args, kwargs, io) for v in x]

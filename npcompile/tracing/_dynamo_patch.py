@@ -323,8 +323,8 @@ READONLY = "_npcompile_readonly"
 
 # 0-d arrays and scalars (npcompile._numpy._ndarray.is_array0d) are told apart the same way: a fake tensor standing
 # for a 0-d array (not a scalar) carries ARRAY0D, set on arrays the shim returns and on the arrays NumPy code
-# gets from outside (arguments, ``Tensor.numpy()``).  What depends on it, an in-place operator, is decided once,
-# when its node is traced (``ShimOperatorCall``).
+# gets from outside (arguments, ``Tensor.numpy()``).  Each graph node records which of its 0-d arguments carry it
+# when traced, for its later runs (``_array0d_marks``).
 ARRAY0D = "_npcompile_array0d"
 
 
@@ -399,12 +399,14 @@ def _to_tensor(x):
     return x
 
 
-def _run_shim(what: str, f, args, kwargs):
+def _run_shim(what: str, f, args, kwargs, node):
     """Run ``f`` on shim arrays made from the graph's tensors and return tensors: the body of every graph node
-    target; shim errors become Dynamo-facing errors naming ``what``, and new unbacked sizes are checked."""
+    target (``node``); shim errors become Dynamo-facing errors naming ``what``, and new unbacked sizes are
+    checked."""
     args = _to_shim(args)
     if kwargs:
         kwargs = {k: _to_shim(v) for k, v in kwargs.items()}
+    _array0d_marks(node, (args, kwargs))
     pending = _pending_unbacked()
     n0 = len(pending) if pending is not None else 0
     try:
@@ -415,6 +417,31 @@ def _run_shim(what: str, f, args, kwargs):
     if pending is not None and len(pending) > n0:
         _hint_data_bound_sizes(pending[n0:], args, kwargs)
     return out
+
+
+def _array0d_marks(node, args):
+    """Which 0-d arguments of a graph node are arrays, not scalars (ARRAY0D): the fake tensors of Dynamo's trace
+    carry the mark, the tensors of a backend's own trace and of the compiled graph's runs do not, so the node's
+    first run (Dynamo's) records it and later runs set it again.  Without, the shim's answers for a 0-d array
+    changed from trace to run: ``a += 1`` did not write into it, ``a ** 0.5`` of -inf gave a scalar's inf,
+    ``int8_a[0] = np.array(300)`` raised a scalar's OverflowError, ``a.ravel()`` copied it."""
+    zero_d = [a for a in _shim_arrays(args) if a.tensor.ndim == 0]
+    if node.array0d is None:
+        node.array0d = tuple(i for i, a in enumerate(zero_d) if _is_array0d(a))
+    else:
+        for i in node.array0d:
+            zero_d[i]._array0d = True
+
+
+def _shim_arrays(x):
+    if isinstance(x, _shim().ndarray):
+        yield x
+    elif type(x) in (list, tuple):
+        for v in x:
+            yield from _shim_arrays(v)
+    elif type(x) is dict:
+        for v in x.values():
+            yield from _shim_arrays(v)
 
 
 def _moved_to(x, device):
@@ -435,10 +462,11 @@ class ShimCall:
     the shim still makes on the host (``np.array`` of Python data goes through NumPy) move to ``d``.
     """
 
-    __slots__ = ("f", "device", "__name__", "__qualname__")
+    __slots__ = ("f", "device", "array0d", "__name__", "__qualname__")
 
     def __init__(self, f):
         self.f = f
+        self.array0d = None  # (see _array0d_marks)
         self.device = getattr(_state, "device", None) if tracing_active() else None
         name = getattr(f, "__name__", None) or type(f).__name__
         owner = getattr(f, "__self__", None)
@@ -453,18 +481,19 @@ class ShimCall:
     def __call__(self, *args, **kwargs):
         what = f"numpy.{getattr(self.f, '__name__', self.f)}"
         if self.device is None:
-            return _run_shim(what, self.f, args, kwargs)
+            return _run_shim(what, self.f, args, kwargs, self)
         with self.device:
-            return _moved_to(_run_shim(what, self.f, args, kwargs), self.device)
+            return _moved_to(_run_shim(what, self.f, args, kwargs, self), self.device)
 
 
 class ShimMethodCall:
     """Graph node target for ``a.method(...)`` on an array."""
 
-    __slots__ = ("method", "__name__", "__qualname__")
+    __slots__ = ("method", "array0d", "__name__", "__qualname__")
 
     def __init__(self, method: str):
         self.method = method
+        self.array0d = None  # (see _array0d_marks)
         self.__name__ = "npc_method_" + method
         self.__qualname__ = self.__name__
 
@@ -473,7 +502,8 @@ class ShimMethodCall:
 
     def __call__(self, *args, **kwargs):
         method = self.method
-        return _run_shim(f"ndarray.{method}", lambda obj, *a, **k: getattr(obj, method)(*a, **k), args, kwargs)
+        return _run_shim(f"ndarray.{method}", lambda obj, *a, **k: getattr(obj, method)(*a, **k), args, kwargs,
+                         self)
 
 
 def _getitem_symbolic(a, dim, i):
@@ -484,36 +514,17 @@ def _getitem_symbolic(a, dim, i):
 _getitem_symbolic.__name__ = "getitem"
 
 
-_INPLACE_TO_BINARY = {operator.iadd: operator.add, operator.isub: operator.sub, operator.imul: operator.mul,
-                      operator.itruediv: operator.truediv, operator.ifloordiv: operator.floordiv,
-                      operator.imod: operator.mod, operator.ipow: operator.pow, operator.ilshift: operator.lshift,
-                      operator.irshift: operator.rshift, operator.iand: operator.and_, operator.ior: operator.or_,
-                      operator.ixor: operator.xor, operator.imatmul: operator.matmul}
-
-
-def _into_array(op):
-    """``op`` (``a += b``...) writing into ``a``, a 0-d array at trace time, whatever the graph's tensor says."""
-    def run(a, b):
-        a._array0d = True
-        return op(a, b)
-    return run
-
-
 class ShimOperatorCall:
     """Graph node target for an operator (``a + b``, ``a[i]``, ``a += b``...) on arrays.  An in-place operator on
-    a 0-d operand is fixed when traced: it writes into an array, and makes a new scalar (ARRAY0D)."""
+    a 0-d operand writes into an array, and makes a new scalar (ARRAY0D, kept by _array0d_marks)."""
 
-    __slots__ = ("op", "__name__", "__qualname__")
+    __slots__ = ("op", "array0d", "__name__", "__qualname__")
 
     def __init__(self, op):
         self.op = _getitem_symbolic if op is torch.select else op
+        self.array0d = None  # (see _array0d_marks)
         self.__name__ = "npc_op_" + getattr(op, "__name__", "op")
         self.__qualname__ = self.__name__
-
-    def _fix_inplace(self, a):
-        binary = _INPLACE_TO_BINARY.get(self.op)
-        if binary is not None and isinstance(a, torch.Tensor) and a.ndim == 0 and tracing_active():
-            self.op = _into_array(self.op) if ARRAY0D in a.__dict__ else binary
 
     def __repr__(self):
         return f"<npcompile operator {getattr(self.op, '__name__', self.op)}>"
@@ -521,9 +532,7 @@ class ShimOperatorCall:
     def __call__(self, *args, **kwargs):
         if kwargs:
             raise TypeError("operators take no keyword arguments")
-        if args and self.op in _INPLACE_TO_BINARY:
-            self._fix_inplace(args[0])
-        return _run_shim(f"operator {getattr(self.op, '__name__', self.op)}", self.op, args, kwargs)
+        return _run_shim(f"operator {getattr(self.op, '__name__', self.op)}", self.op, args, kwargs, self)
 
 
 def shim_attr(obj, name: str):
