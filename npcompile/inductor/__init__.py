@@ -132,6 +132,13 @@ def _accurate_vector_code():
     swaps.append((KernelArgs, "cpp_argdefs", _double_scalar_args(KernelArgs.cpp_argdefs)))
     swaps.append((CppPythonBindingsCodeCache, "extra_parse_arg", _PARSE_DOUBLE))
     swaps.append((cpp_builder, "_get_ffast_math_flags", _wrapping_integers(cpp_builder._get_ffast_math_flags)))
+    with _swapped(swaps):
+        yield
+
+
+@contextlib.contextmanager
+def _swapped(swaps):
+    """Each ``(cls, name, fn)`` of ``swaps`` set as ``cls.name`` while the block runs."""
     saved = [(cls, name, cls.__dict__.get(name)) for cls, name, _ in swaps]
     for cls, name, fn in swaps:
         setattr(cls, name, fn)
@@ -143,6 +150,33 @@ def _accurate_vector_code():
                 delattr(cls, name)
             else:
                 setattr(cls, name, fn)
+
+
+def _exact_index_values():
+    """Inductor's index propagation computes integer values (an int argument ``n``, ``np.arange``'s positions) as
+    sympy index expressions in int64, also across a cast to a float dtype or a narrower integer: ``np.float64(n) *
+    n`` overflowed int64 (n = 2**40 gave 0.0), ``np.arange(300).astype(np.int8) // 3`` did not wrap (66 where int8
+    gives -19); plain torch.compile 2.13 too.  Here such a value leaves the index expressions at the cast (a float
+    or bool index expression, a cast that may change the value), and the kernel computes it in its own dtype."""
+    from torch._inductor.index_propagation import SymPyOps, TypedExpr
+    from torch._prims_common import is_integer_dtype
+
+    def exact(dtype, src=torch.int64):  # (src: an index expression's dtype; a constant folds exactly anyway)
+        return is_integer_dtype(dtype) and (dtype == src or dtype.is_signed and dtype.itemsize > src.itemsize or
+                                            not src.is_signed and dtype.itemsize >= src.itemsize)
+
+    def to_dtype(value, dtype, *args, **kwargs):
+        if not value.is_constant() and not exact(dtype, value.dtype):
+            return NotImplemented
+        return TypedExpr(value.expr, dtype)
+
+    def expr(make):
+        return staticmethod(lambda value, dtype: make(value, dtype) if exact(dtype, dtype) else NotImplemented)
+
+    swaps = [(SymPyOps, "to_dtype", staticmethod(to_dtype)), (SymPyOps, "index_expr", expr(SymPyOps.index_expr))]
+    if hasattr(SymPyOps, "value_expr"):  # (torch 2.13)
+        swaps.append((SymPyOps, "value_expr", expr(SymPyOps.value_expr)))
+    return _swapped(swaps)
 
 
 @functools.cache
@@ -211,10 +245,11 @@ def make_inductor_backend(mode: str | None, options: dict | None, dynamic: bool 
     def inductor(gm, example_inputs):
         device = next((t.device for t in example_inputs if isinstance(t, torch.Tensor)),
                       torch.get_default_device())
-        if device.type != "cpu":
-            return elsewhere(gm, example_inputs)
-        with _accurate_vector_code():
-            return on_cpu(gm, example_inputs)
+        with _exact_index_values():
+            if device.type != "cpu":
+                return elsewhere(gm, example_inputs)
+            with _accurate_vector_code():
+                return on_cpu(gm, example_inputs)
 
     inductor.compiler_name = "inductor"
     return inductor
