@@ -5,13 +5,20 @@
 runs the function with ``xp = numpy`` on the NumPy inputs and with ``xp = npcompile._numpy`` on converted
 inputs, then compares values (exact for integers and bools, tight tolerance for floats), dtype and shape, and,
 when NumPy raises, that the shim raises the same exception type.
+
+With ``NPC_CONFORMANCE_COMPILED=1`` the other side is the compile path instead: ``fn`` written against real NumPy,
+compiled (``npcompile.compile(..., backend="eager")``) and called on copies of the NumPy inputs, its NumPy results
+compared just as strictly.  Tests that build shim objects themselves (``to_shim``) are skipped there.
 """
 
 from __future__ import annotations
 
+import os
+
 import numpy
 import pytest
 
+import npcompile
 import npcompile._numpy as shim
 from npcompile._numpy import ndarray
 from npcompile._numpy._ndarray import is_array0d
@@ -19,20 +26,28 @@ from npcompile._numpy._ndarray import is_array0d
 FLOAT_TOL = {numpy.dtype("float16"): (2e-3, 2e-3), numpy.dtype("float32"): (2e-5, 1e-5),
              numpy.dtype("complex64"): (2e-5, 1e-5)}
 DEFAULT_TOL = (1e-10, 1e-12)
+COMPILED = os.environ.get("NPC_CONFORMANCE_COMPILED") == "1"
 
 
 def to_shim(x):
     """NumPy inputs to shim inputs (arrays, also inside tuples/lists/dicts); other values unchanged."""
+    if COMPILED:
+        pytest.skip("calls the shim directly: the eager run covers it")
+    return _convert(x, lambda a: shim.asarray(_strided_copy(a)), lambda g: getattr(shim, g.dtype.name)(g))
+
+
+def _convert(x, array, scalar=lambda g: g):
+    """``x`` with its arrays and NumPy scalars (also inside tuples/lists/dicts) mapped by ``array``/``scalar``."""
     if isinstance(x, numpy.ndarray):
-        return shim.asarray(_strided_copy(x))  # a copy: in-place shim calls must not disturb the NumPy side
+        return array(x)  # to_shim's: a copy, in-place shim calls must not disturb the NumPy side
     if isinstance(x, numpy.generic):
-        return getattr(shim, x.dtype.name)(x)  # a scalar (asarray would make a 0-d array of it)
+        return scalar(x)  # to_shim's: a scalar (asarray would make a 0-d array of it)
     if isinstance(x, tuple):
-        return tuple(to_shim(e) for e in x)
+        return tuple(_convert(e, array, scalar) for e in x)
     if isinstance(x, list):
-        return [to_shim(e) for e in x]
+        return [_convert(e, array, scalar) for e in x]
     if isinstance(x, dict):
-        return {k: to_shim(v) for k, v in x.items()}
+        return {k: _convert(v, array, scalar) for k, v in x.items()}
     return x
 
 
@@ -46,14 +61,20 @@ def _strided_copy(x):
     return y
 
 
+def _kind(x):
+    """'array', 'NumPy scalar' or the Python type's name (the shim's NumPy scalars are its 0-d arrays that are
+    not is_array0d)."""
+    if isinstance(x, ndarray):
+        return "NumPy scalar" if x.ndim == 0 and not is_array0d(x) else "array"
+    return "array" if isinstance(x, numpy.ndarray) else "NumPy scalar" if isinstance(x, numpy.generic) \
+        else type(x).__name__
+
+
 def assert_same(expected, actual, rtol=None, atol=None, path="result"):
-    """``actual`` (from the shim) equals ``expected`` (from NumPy) in kind, dtype, shape and value."""
+    """``actual`` (from the shim or the compiled function) equals ``expected`` (from NumPy) in kind, dtype, shape
+    and value."""
     if isinstance(expected, (numpy.ndarray, numpy.generic)):
-        assert isinstance(actual, ndarray), f"{path}: expected an array, got {type(actual).__name__}"
-        if actual.ndim == 0:  # the shim's NumPy scalars are its 0-d arrays that are not is_array0d
-            assert is_array0d(actual) == isinstance(expected, numpy.ndarray), \
-                f"{path}: a {'0-d array' if is_array0d(actual) else 'NumPy scalar'}, NumPy gives a " \
-                f"{'0-d array' if isinstance(expected, numpy.ndarray) else 'NumPy scalar'}"
+        assert _kind(actual) == _kind(expected), f"{path}: a {_kind(actual)}, NumPy gives a {_kind(expected)}"
         got = numpy.asarray(actual)
         exp = numpy.asarray(expected)
         assert got.dtype == exp.dtype, f"{path}: dtype {got.dtype} != NumPy's {exp.dtype}"
@@ -87,21 +108,33 @@ def assert_same(expected, actual, rtol=None, atol=None, path="result"):
         assert actual == expected or (actual != actual and expected != expected), f"{path}: {actual!r} != {expected!r}"
 
 
+def _other_side(fn):
+    """The call compared with NumPy's and its argument conversion: the shim's, or (COMPILED) ``fn`` on real NumPy
+    compiled, on copies.  Dynamo's caches are emptied first: the harness's code objects would hit its recompile
+    limit, and a fallback to NumPy would compare NumPy with itself."""
+    if not COMPILED:
+        return lambda *a, **k: fn(shim, *a, **k), to_shim
+    npcompile.reset()
+    return npcompile.compile(lambda *a, **k: fn(numpy, *a, **k), backend="eager"), \
+        lambda x: _convert(x, _strided_copy)
+
+
 def assert_matches(fn, *args, rtol=None, atol=None, check_inputs=False, **kwargs):
     """Run ``fn(xp, *args, **kwargs)`` with NumPy and with the shim; compare results or exception types.
 
     ``check_inputs=True`` also compares the (possibly mutated) array arguments afterwards, for in-place calls.
     """
+    call, convert = _other_side(fn)
     np_args = [_strided_copy(a) if isinstance(a, numpy.ndarray) else a for a in args]
-    sh_args = [to_shim(a) for a in args]
+    sh_args = convert(list(args))
     try:
         with numpy.errstate(all="ignore"):
             expected = fn(numpy, *np_args, **kwargs)
     except Exception as e:  # NumPy's exception type is the oracle
         with pytest.raises(type(e)):
-            fn(shim, *sh_args, **to_shim(kwargs))
+            call(*sh_args, **convert(kwargs))
         return None
-    actual = fn(shim, *sh_args, **to_shim(kwargs))
+    actual = call(*sh_args, **convert(kwargs))
     assert_same(expected, actual, rtol, atol)
     if check_inputs:
         for i, (e, a) in enumerate(zip(np_args, sh_args)):
