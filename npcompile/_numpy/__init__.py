@@ -29,6 +29,7 @@ from ._math import *  # noqa: F403
 from ._products import *  # noqa: F403
 from ._polynomial import *  # noqa: F403
 from ._unsupported import *  # noqa: F403
+from ._unsupported import char, ma, rec, strings  # noqa: F401  (NumPy's modules left out whole)
 from . import fft, lib, linalg, polynomial, random, testing  # noqa: E402
 from .lib import scimath as emath  # noqa: E402
 

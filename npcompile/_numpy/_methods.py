@@ -186,11 +186,13 @@ def fill(self, value):
 
 
 def view(self, dtype=None, type=None):
-    if type is not None and type is not ndarray:
+    if isinstance(dtype, builtins.type) and issubclass(dtype, (ndarray, _np.ndarray)):
+        dtype, type = None, dtype  # (a class given as the dtype is the type, as in NumPy)
+    if type is not None and type is not ndarray and type is not _np.ndarray:
         from .._errors import UnsupportedFeature
 
-        raise UnsupportedFeature("ndarray.view(type=...) with an ndarray subclass")
-    if dtype is None or (isinstance(dtype, builtins.type) and issubclass(dtype, ndarray)):
+        raise UnsupportedFeature(f"ndarray.view(type={type.__module__}.{type.__qualname__}): an ndarray subclass")
+    if dtype is None:
         return view_of(self, self.tensor.view(self.tensor.shape))
     d = _dtypes.to_dtype(dtype)
     t = self.tensor

@@ -4,10 +4,13 @@ Every name in ``REASONS`` exists here as a stand-in that raises ``UnsupportedFea
 when used (called, or instantiated for the types), so the compiler falls back to real NumPy.  The type
 stand-ins still work with ``isinstance`` (nothing of ours is an instance).  ``REASONS`` is also the table the
 coverage tool (``python -m npcompile._numpy.coverage``) reports from; keys of submodule names are qualified
-(``"random.PCG64"``), and ``stand_ins("random")`` gives a submodule its stand-ins.
+(``"random.PCG64"``), and ``stand_ins("random")`` gives a submodule its stand-ins.  NumPy's submodules left
+out whole (``SUBMODULE_REASONS``: ``char``, ``strings``, ``rec``, ``ma``) are modules of such stand-ins.
 """
 
 from __future__ import annotations
+
+import types
 
 import numpy as _np
 
@@ -50,8 +53,8 @@ REASONS = {
 }
 
 
-def _message(name):
-    return f"numpy.{name} ({REASONS[name]})"
+def _message(name, reason=None):
+    return f"numpy.{name} ({reason or REASONS[name]})"
 
 
 def _numpy_object(name):
@@ -61,28 +64,28 @@ def _numpy_object(name):
     return obj
 
 
-def _function(name):
+def _function(name, reason=None):
     def unsupported(*args, **kwargs):
-        raise UnsupportedFeature(_message(name))
+        raise UnsupportedFeature(_message(name, reason))
 
     unsupported.__name__ = unsupported.__qualname__ = name.rpartition(".")[2]
-    unsupported.__doc__ = f"Not supported by npcompile: {REASONS[name]}."
+    unsupported.__doc__ = f"Not supported by npcompile: {reason or REASONS[name]}."
     unsupported.__module__ = "npcompile._numpy"
     return unsupported
 
 
-def _type(name):
+def _type(name, reason=None):
     def __new__(cls, *args, **kwargs):
-        raise UnsupportedFeature(_message(name))
+        raise UnsupportedFeature(_message(name, reason))
 
     return type(name.rpartition(".")[2], (), {"__new__": __new__, "__module__": "npcompile._numpy",
-                                              "__doc__": f"Not supported by npcompile: {REASONS[name]}.",
+                                              "__doc__": f"Not supported by npcompile: {reason or REASONS[name]}.",
                                               "_np_type": _numpy_object(name)})
 
 
-def _stand_in(name):
+def _stand_in(name, reason=None):
     """A type for NumPy's types (so ``isinstance`` works), a function otherwise."""
-    return _type(name) if isinstance(_numpy_object(name), type) else _function(name)
+    return _type(name, reason) if isinstance(_numpy_object(name), type) else _function(name, reason)
 
 
 def stand_ins(module=""):
@@ -90,6 +93,29 @@ def stand_ins(module=""):
     return {k.rpartition(".")[2]: _stand_in(k) for k in REASONS if k.rpartition(".")[0] == module}
 
 
+# NumPy's submodules left out whole, with their reasons.
+SUBMODULE_REASONS = {"char": _STRINGS, "strings": _STRINGS, "rec": _STRUCTURED, "ma": "masked arrays"}
+
+
+class _Submodule(types.ModuleType):
+    """``numpy.<name>`` of SUBMODULE_REASONS: each public name of NumPy's module is a stand-in (made when first
+    read), so code written against the shim gets UnsupportedFeature naming the feature where it got an
+    AttributeError from the shim; a value that is no callable (``ma.masked``) refuses when read."""
+
+    def __getattr__(self, attr):
+        name = f"{self.__name__.rpartition('.')[2]}.{attr}"
+        theirs = None if attr.startswith("_") else _numpy_object(name)
+        if theirs is None:
+            raise AttributeError(f"module {self.__name__!r} has no attribute {attr!r}")
+        reason = SUBMODULE_REASONS[name.partition(".")[0]]
+        if not callable(theirs):
+            raise UnsupportedFeature(_message(name, reason))
+        stand_in = _stand_in(name, reason)
+        setattr(self, attr, stand_in)
+        return stand_in
+
+
 _MAIN = [n for n in REASONS if "." not in n]
 globals().update(stand_ins())
+globals().update({m: _Submodule(f"npcompile._numpy.{m}") for m in SUBMODULE_REASONS})
 __all__ = _MAIN

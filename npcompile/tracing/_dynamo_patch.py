@@ -857,10 +857,29 @@ def _ndarray_var_call_method(self, tx, name, args, kwargs):
         _in_numpy(f"ndarray.{name}")
     if name not in _NDARRAY_LOCAL_METHODS:
         _break_in_try(tx, f"ndarray.{name}")
+    _no_subclass_argument(name, args, kwargs)
     if name == "__round__" and not kwargs and (not args or args[0].is_python_constant()
                                                and args[0].as_python_constant() is None):
         return _round_to_int(self, tx)
     return _ORIG_NDARRAY_CALL_METHOD(self, tx, name, args, kwargs)
+
+
+def _no_subclass_argument(name, args, kwargs):
+    """An ndarray subclass among the arguments of an array method (``a.view(np.recarray)``, ``a.view(type=T)``):
+    a graph node cannot hold a class (fx failed the whole function, which then ran in NumPy with Dynamo's
+    warnings), and the result is no array of ours, so the call runs in real NumPy.  (Read from the trackers of
+    classes only: ``as_python_constant`` of a symbolic size would specialize it.)"""
+    from torch._dynamo.variables.user_defined import UserDefinedClassVariable
+
+    for v in (*args, *kwargs.values()):
+        v = v.realize()
+        c = v.value if isinstance(v, (UserDefinedClassVariable, _NumpyVariable)) else None
+        if isinstance(c, type) and issubclass(c, _np.ndarray) and c is not _np.ndarray:
+            from torch._dynamo.exc import unimplemented
+
+            what = f"ndarray subclass {c.__module__}.{c.__qualname__}"
+            unimplemented(gb_type="npcompile: ndarray subclass argument", context=f"ndarray.{name}", hints=[],
+                          explanation=f"npcompile does not support {what} (ndarray.{name})")
 
 
 def _round_to_int(a, tx):
@@ -876,6 +895,17 @@ def _round_to_int(a, tx):
     if dtype.is_floating_point:
         a = _NumpyVariable(_np.rint).call_function(tx, [a], {})
     return BuiltinVariable(int).call_function(tx, [a], {})
+
+
+def _numpy_var_as_python_constant(self):
+    """NumpyVariable.as_python_constant: an array Dynamo holds as a NumPy object (an ndarray subclass: np.matrix,
+    a masked array, a memmap, a user's subclass) is no constant.  Dynamo folded ``m *= 2`` on one by running it on
+    the caller's array while tracing, and the graph break ran it again (m multiplied by 4)."""
+    if isinstance(self.value, _np.ndarray):
+        from torch._dynamo.variables.base import AsPythonConstantNotImplementedError
+
+        raise AsPythonConstantNotImplementedError(self)
+    return self.value
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -2017,6 +2047,8 @@ def _patch_table():
         (_NumpyVariable, "call_function", _numpy_var_call_function),
         # NumpyVariable.call_method: ``np.add.reduce(a)`` & co. traced instead of a graph break.
         (_NumpyVariable, "call_method", _numpy_var_call_method),
+        # NumpyVariable.as_python_constant: an ndarray subclass instance is not a constant to fold operators over.
+        (_NumpyVariable, "as_python_constant", _numpy_var_as_python_constant),
         # torch.TorchInGraphFunctionVariable.call_function: ``math.prod`` of arrays traced as Python computes it.
         (_dy_torch_vars.TorchInGraphFunctionVariable, "call_function", _in_graph_call),
         # NumpyNdarrayVariable.python_type: a NumPy scalar's own type, not numpy.ndarray (_ndarray_python_type).
