@@ -39,7 +39,7 @@ _INDEX_ERROR = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`
 _PY_SCALARS = (builtins.bool, builtins.int, builtins.float, builtins.complex)
 _SIGNED_INTS = (torch.int8, torch.int16, torch.int32, torch.int64)
 _WEAK_SCALARS = _PY_SCALARS + (torch.SymBool, torch.SymInt, torch.SymFloat)  # with those Dynamo traces
-_INT, _SLICE, _NEW, _ELL, _BOOL0, _MASK, _ARR = range(7)
+_INT, _SLICE, _NEW, _ELL, _BOOL0, _MASK, _ARR, _INT0 = range(8)  # (_INT0: a 0-d integer array, an _INT that copies)
 
 
 # ---------------------------------------------------------------- parsing
@@ -80,7 +80,7 @@ def _classify_array(x):
             raise IndexError(_INDEX_ERROR)
         raise IndexError("arrays used as indices must be of integer (or boolean) type")
     if t.ndim == 0 and _eager(t):
-        return _INT, _item(t)  # NumPy treats 0-d integer arrays as integers (a view results)
+        return _INT0, _item(t)  # NumPy places a 0-d integer array as an integer, but copies what it selects
     return _ARR, t
 
 
@@ -100,12 +100,13 @@ class _Plan:
     """A parsed index: ``basic`` (a torch index giving a view), ``flips`` (dims of that view to reverse),
     ``adv`` (advanced indices as (first view dim, tensor, dims consumed)), ``adjacent`` (NumPy's rule: adjacent
     advanced indices put their broadcast dims in place, separated ones in front) and ``element`` (integers
-    only, one per dim: NumPy's single-element access), ``has_arr`` (an integer array is among the advanced
-    indices: writes may repeat a position), ``whole_mask`` (one boolean index of the array's own shape) and
+    only, one per dim: NumPy's single-element access), ``copies`` (a 0-d integer array among them: NumPy's
+    result is a copy), ``has_arr`` (an integer array is among the advanced indices: writes may repeat a
+    position), ``whole_mask`` (one boolean index of the array's own shape) and
     ``bounds`` (the integer arrays' bounds checks, run by ``check_bounds``: NumPy checks the value first).
     ``basic`` is None when it would select everything."""
 
-    __slots__ = ("basic", "flips", "adv", "adjacent", "element", "has_arr", "whole_mask", "bounds")
+    __slots__ = ("basic", "flips", "adv", "adjacent", "element", "copies", "has_arr", "whole_mask", "bounds")
 
     def view(self, t):
         if self.basic is None:
@@ -136,7 +137,7 @@ def _plan(t: torch.Tensor, index) -> _Plan:
     ndim, shape = t.ndim, t.shape
     consumed, n_ell, fancy = 0, 0, False
     for kind, v in entries:
-        if kind in (_INT, _SLICE, _ARR):
+        if kind in (_INT, _INT0, _SLICE, _ARR):
             consumed += 1
         elif kind is _MASK:
             consumed += v.ndim
@@ -154,7 +155,7 @@ def _plan(t: torch.Tensor, index) -> _Plan:
     everything = True  # the basic index selects everything
     for pos, (kind, v) in enumerate(entries):
         everything = everything and (kind in (_ELL, _MASK, _ARR) or kind is _SLICE and v == slice(None))
-        if kind is _INT:
+        if kind is _INT or kind is _INT0:
             basic.append(_check_int(v, shape[dim], dim))
             dim += 1
             if fancy:
@@ -191,7 +192,8 @@ def _plan(t: torch.Tensor, index) -> _Plan:
             dim, vdim = dim + k, vdim + k
     p.basic, p.flips, p.adv, p.bounds = None if everything else tuple(basic), flips, adv, bounds
     p.adjacent = not adv_pos or adv_pos[-1] - adv_pos[0] == len(adv_pos) - 1
-    p.element = not fancy and n_ell == 0 and len(entries) == ndim and all(k is _INT for k, _ in entries)
+    p.element = not fancy and n_ell == 0 and len(entries) == ndim and all(k in (_INT, _INT0) for k, _ in entries)
+    p.copies = any(k is _INT0 for k, _ in entries)
     p.whole_mask = len(entries) == 1 and (entries[0][0] is _MASK and entries[0][1].shape == shape
                                           or entries[0][0] is _BOOL0 and ndim == 0)
     return p
@@ -318,7 +320,7 @@ def getitem(a: ndarray, index):
             raise
     if p.flips:
         return wrap(v)
-    return wrap(v.clone()) if p.element else view_of(a, v)
+    return wrap(v.clone()) if p.element or p.copies else view_of(a, v)
 
 
 def _one_array(t: torch.Tensor, i: torch.Tensor):

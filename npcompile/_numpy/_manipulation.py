@@ -637,10 +637,14 @@ def _counts_shape(r, n):
 
 
 def flip(m, axis=None):
-    """``numpy.flip``, as a copy (NumPy returns a view: torch has no negative strides)."""
+    """``numpy.flip``, as a copy where it reverses anything (NumPy returns a view: torch has no negative
+    strides); where it reverses nothing (no axes, or axes of one element) a view, as NumPy's."""
     t = as_tensor(m)
     dims = range(t.ndim) if axis is None else normalize_axis_tuple(axis, t.ndim)
-    return wrap(_flip(t, tuple(dims)))
+    dims = tuple(d for d in dims if t.shape[d] != 1)
+    if not dims and isinstance(m, ndarray) and t.ndim:
+        return view_of(m, t)
+    return wrap(_flip(t, dims))  # (of a 0-d array, as NumPy's ``m[()]``: a scalar)
 
 
 def fliplr(m):
@@ -947,10 +951,11 @@ def _pad_pairs(x, ndim, as_index=False, check_kind=False) -> list:
 
 
 def _pad_axes(t, widths, pad_axis) -> torch.Tensor:
+    """``t`` padded axis by axis: always new memory, also where no width asks for any (as NumPy's)."""
     for ax, w in enumerate(widths):
         if any(w):
             t = pad_axis(t, ax, w)
-    return t
+    return t.clone() if not any(map(any, widths)) else t
 
 
 def _blocks(t, ax, w, before, after) -> torch.Tensor:

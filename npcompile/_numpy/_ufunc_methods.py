@@ -284,6 +284,8 @@ def _tree(uf, loop):
     def k(x, axes, keep):
         shape = _keep_shape(x.shape, axes, keep)
         x = _flat(x, axes)
+        if x.shape[-1] == 1:
+            x = x.clone()  # (over one element: a new array all the same, never a view of the input)
         while x.shape[-1] > 1:
             n = x.shape[-1]
             y = op(x[..., 0:n - 1:2], x[..., 1:n:2])
@@ -304,7 +306,7 @@ def _fold(uf, loop, x, axis, mask, init):
     op = _pairwise(uf, loop)
     x = x.movedim(axis, -1)
     m = None if mask is None else mask.movedim(axis, -1)
-    r, start = (init.expand(x.shape[:-1]), 0) if init is not None else (x[..., 0], 1)
+    r, start = (init.expand(x.shape[:-1]), 0) if init is not None else (x[..., 0].clone(), 1)  # (not a view)
     for i in range(start, x.shape[-1]):
         v = op(r, x[..., i])
         r = v if m is None else _dtypes.where(m[..., i], v, r)

@@ -108,6 +108,32 @@ def assert_same(expected, actual, rtol=None, atol=None, path="result"):
         assert actual == expected or (actual != actual and expected != expected), f"{path}: {actual!r} != {expected!r}"
 
 
+def _leaves(x):
+    if isinstance(x, (tuple, list)):
+        for v in x:
+            yield from _leaves(v)
+    elif isinstance(x, dict):
+        for v in x.values():
+            yield from _leaves(v)
+    else:
+        yield x
+
+
+def _same_memory_relations(expected, actual, np_args, other_args):
+    """Each result array shares memory with each argument array where NumPy's does (so a write through one
+    reaches the other, or not, alike) and is writeable where NumPy's is.  NumPy's results with negative strides
+    are copies here (a documented deviation)."""
+    for i, (e, a) in enumerate(zip(_leaves(expected), _leaves(actual))):
+        if not isinstance(e, numpy.ndarray) or e.size == 0 or any(s < 0 for s in e.strides):
+            continue
+        assert bool(a.flags.writeable) == bool(e.flags.writeable), f"result {i}: writeable {a.flags.writeable}"
+        shares = shim.shares_memory if isinstance(a, ndarray) else numpy.shares_memory
+        for j, (x, y) in enumerate(zip(np_args, other_args)):
+            if isinstance(x, numpy.ndarray) and x.size:
+                assert shares(a, y) == numpy.shares_memory(e, x), \
+                    f"result {i} and argument {j}: shares memory {shares(a, y)}, NumPy's {not shares(a, y)}"
+
+
 def _other_side(fn):
     """The call compared with NumPy's and its argument conversion: the shim's, or (COMPILED) ``fn`` on real NumPy
     compiled, on copies.  Dynamo's caches are emptied first: the harness's code objects would hit its recompile
@@ -136,6 +162,7 @@ def assert_matches(fn, *args, rtol=None, atol=None, check_inputs=False, **kwargs
         return None
     actual = call(*sh_args, **convert(kwargs))
     assert_same(expected, actual, rtol, atol)
+    _same_memory_relations(expected, actual, np_args, sh_args)
     if check_inputs:
         for i, (e, a) in enumerate(zip(np_args, sh_args)):
             if isinstance(e, numpy.ndarray):
