@@ -1474,3 +1474,38 @@ def test_hypothesis_timedeltas_with_nat(k, unit):
         return t, secs, np.nansum(secs) * 2, np.isnat(t).sum(), t.max() if t.size else None
 
     check(f, k)
+
+
+def _vec_variants(x):
+    import math
+
+    g = np.vectorize(lambda v, p: v ** p, excluded={"p"})
+
+    @np.vectorize
+    def h(v):
+        return v * 10 + 1
+
+    w = x * 2
+    return (np.vectorize(lambda v: v * 2 if v > 0 else math.exp(v))(x), np.vectorize(lambda v: v // 2)(x),
+            np.vectorize(lambda v: v > 0)(x), np.vectorize(lambda p, q: p - q)(x, x[:, None]), g(x, p=3),
+            np.vectorize(lambda v: (v, -v))(x), h(x) + 1, np.vectorize(lambda v: float(w.sum()) + v)(x),
+            np.vectorize(str)(x), np.vectorize(lambda v: v if v == v else -1.0)(x))
+
+
+@pytest.mark.parametrize("x", [np.array([1.0, -2.0, np.nan]), np.array([3, -4]), np.array(2.0)],
+                         ids=["float", "int", "0-d"])
+def test_vectorize_variants(x):
+    check(_vec_variants, x)
+
+
+def test_vectorize_empty_and_overflowing_otypes():
+    def f(x, n):
+        return (np.vectorize(lambda v: v * 2, otypes=[float])(x),
+                np.vectorize(lambda v: v * 1000, otypes=[np.int8])(n))
+
+    check(f, np.array([]), np.array([2, 300]))
+
+    def g(x):
+        return np.vectorize(lambda v: v * 2)(x)  # ValueError: cannot call on size 0 without otypes
+
+    check(g, np.array([]))
