@@ -1509,3 +1509,14 @@ def test_vectorize_empty_and_overflowing_otypes():
         return np.vectorize(lambda v: v * 2)(x)  # ValueError: cannot call on size 0 without otypes
 
     check(g, np.array([]))
+
+
+def test_subclass_keyword_argument_inplace_runs_once():
+    def f(x, *, m):
+        m *= 2
+        return m, x
+
+    mk = lambda: np.ma.array([1.0, 2.0], mask=[0, 1])  # noqa: E731
+    a, b = mk(), mk()
+    assert_same(C.compile(f, backend="eager")(np.ones(1), m=a), f(np.ones(1), m=b))
+    assert_same(a, b)
