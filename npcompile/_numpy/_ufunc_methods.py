@@ -360,6 +360,9 @@ def _reduce_general(uf, x, t, axes, loop, mask, init, n):
     return r if start is None else uf._run([start, r], loop)
 
 
+_ALL_DIMS = tuple(tuple(range(n)) for n in range(65))  # NumPy's 64 dims at most
+
+
 def plain_dims(t, axis, keepdims):
     """The dims of a plain reduction (axis None or an in-range int, a real keepdims, nothing empty) for the
     fast paths, or None when the call needs the general path: a tuple of all dims, or the int axis as it is
@@ -369,7 +372,7 @@ def plain_dims(t, axis, keepdims):
         return None
     nd = t.ndim
     if axis is None:
-        return tuple(range(nd)) if nd else None
+        return _ALL_DIMS[nd] if nd else None  # a prebuilt tuple: tuple(range(nd)) costs a tenth of torch.sum
     if type(axis) is int and -nd <= axis < nd:
         return axis
     return None
