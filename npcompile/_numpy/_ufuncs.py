@@ -176,9 +176,11 @@ class ufunc:
         except RuntimeError as e:
             raise _shape_error(e, (a, b)) from None
         r = r if r.dtype is out else r.to(out)
-        if r.ndim > 1 and not (r.is_contiguous() and (ty is not ndarray or b.is_contiguous())
-                               and (tx is not ndarray or a.is_contiguous())) and not is_tracing():
-            # NumPy's memory layout where an operand is not C-ordered; a gufunc's (matmul) output is C-ordered
+        if r.ndim > 1 and not (r.is_contiguous() and (self.signature is not None or (
+                ty is not ndarray or b.is_contiguous()) and (tx is not ndarray or a.is_contiguous()))) \
+                and not is_tracing():
+            # NumPy's memory layout where an operand is not C-ordered; a gufunc's (matmul) output is C-ordered,
+            # whatever its operands' layouts
             r = _k_layout(r, (a, b)) if self.signature is None else r.contiguous()
         return wrap(r)
 
@@ -1225,7 +1227,7 @@ _FMIN = _pick(lambda a, b: torch.isnan(b) | (a < b))
 
 def _matmul(a, b):
     tiny = (a.ndim > 2 or b.ndim > 2) and _tiny_stack(a, b)
-    if a.is_cpu and a.dtype != torch.bool and not tiny:
+    if not tiny and a.is_cpu and a.dtype is not torch.bool:
         try:
             return a @ b  # the common case first; NumPy's messages only when torch refuses
         except RuntimeError:
