@@ -202,7 +202,16 @@ def _plan(t: torch.Tensor, index) -> _Plan:
 def _simple(t: torch.Tensor, index) -> int:
     """For an index of Python ints and unit-step slices only (the common case, which torch indexes as NumPy
     does): the number of dims it leaves (0: one element), after checking the ints; else -1."""
-    entries = index if type(index) is tuple else (index,)
+    tx = type(index)
+    if tx is slice or tx is builtins.int:  # one index alone, the commonest: no tuple to build and walk
+        nd = t.ndim
+        if not nd:
+            return -1
+        if tx is slice:
+            return nd if index.step is None else -1
+        _check_int(index, t.shape[0], 0)
+        return nd - 1
+    entries = index if tx is tuple else (index,)
     shape = t.shape
     left = len(shape) - len(entries)
     if left < 0:
