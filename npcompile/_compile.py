@@ -205,8 +205,9 @@ def _tensor_to_numpy(t, io, array0d=False):
     strides, whose tensors are copies: a view of one maps to the caller's array through ``Copies.place``) or
     ``_devices.Moved`` or None.  After one, the code that packs the results runs on
     Dynamo's rebuilds of the arrays (``tensor.numpy()``, a new object for each frame it rebuilds), where
-    ``result is argument`` fails; then a result with an argument's exact memory, layout and dtype counts as
-    that argument (so a no-op view ``a[:]`` comes back as ``a``: the one case that differs from NumPy).
+    ``result is argument`` fails; then a result with an argument's exact memory, layout and dtype that is no
+    torch view counts as that argument.  (A view a graph made, ``a[:]`` or ``a.ravel()`` in any call, even one
+    without the break, stays a new view, as NumPy's; one real NumPy made after the break counts as ``a``.)
     """
     arrays, host, run, broken, moved = io
     # A result of an argument's dtype that is no view to torch is one the graph made (cheap to tell); a dtype
@@ -217,7 +218,7 @@ def _tensor_to_numpy(t, io, array0d=False):
             s = r.untyped_storage()
             lo = s.data_ptr()
             if lo and lo <= p < lo + s.nbytes():  # (no memory, address 0: meta tensors)
-                if broken and p == r.data_ptr() and t.dtype == r.dtype and t.shape == r.shape \
+                if broken and not t._is_view() and p == r.data_ptr() and t.dtype == r.dtype and t.shape == r.shape \
                         and t.stride() == r.stride():
                     return arrays[i]
                 h = host[i]

@@ -8,6 +8,7 @@ import torch
 
 from npcompile import _compile as C
 from npcompile import config
+from npcompile.tracing._dynamo_patch import NESTED_GRAPH_BREAKS
 
 from .conftest import RecordingBackend, same
 
@@ -225,7 +226,11 @@ def test_results_after_a_graph_break_keep_argument_identity():
         return a[:]
 
     x = np.arange(3.0)
-    assert C.compile(g, backend="eager")(x) is x  # deviation (README): identity is unknown after a break
+    r = C.compile(g, backend="eager")(x)
+    if NESTED_GRAPH_BREAKS:  # (a view the graph made: a new view, as NumPy's)
+        assert r is not x and r.base is x
+    else:  # deviation (README): torch 2.11 runs the code after the break in real NumPy; identity is unknown there
+        assert r is x
 
 
 def test_inplace_with_aliasing_arguments():
