@@ -15,6 +15,7 @@ cannot go on (a branch on the data) the call is a graph break and runs eagerly, 
 from __future__ import annotations
 
 import functools
+import itertools
 import types
 
 import numpy
@@ -23,6 +24,7 @@ import torch
 import npcompile._numpy as shim
 from npcompile._numpy import ndarray
 
+_ids = itertools.count()
 _SHIM_MODULES = {numpy: shim, numpy.linalg: shim.linalg, numpy.fft: shim.fft, numpy.random: shim.random}
 
 
@@ -102,9 +104,11 @@ def wrap_numpy(fn):
             return _traced_call(fn, args, kwargs)
         return in_graph(*args, **kwargs)
 
-    # A code object of its own: Dynamo caches compiled frames per code object, so wrappers sharing one would
-    # share torch.compile's recompile limit (the ninth ``torch.compile(wrap_numpy(f))`` ran uncompiled).
-    wrapper.__code__ = wrapper.__code__.replace(co_name=f"wrap_numpy_{getattr(fn, '__name__', 'fn')}")
+    # A code object of its own, with a name of its own: Dynamo caches compiled frames per code object, so wrappers
+    # sharing one would share torch.compile's recompile limit (the ninth ``torch.compile(wrap_numpy(f))`` ran
+    # uncompiled), and keeps what it learnt of sizes (automatic dynamic shapes) per file, line and name, so two
+    # wrapped functions of one name would make each other's sizes symbolic.
+    wrapper.__code__ = wrapper.__code__.replace(co_name=f"wrap_numpy_{getattr(fn, '__name__', 'fn')}_{next(_ids)}")
     return functools.wraps(fn)(wrapper)
 
 

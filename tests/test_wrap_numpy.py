@@ -202,3 +202,28 @@ def test_gradcheck_inductor():
 
     f = npcompile.compile(wrap_numpy(softmax))
     assert torch.autograd.gradcheck(f, (_x(shape=(3, 4)),))
+
+
+@pytest.mark.skipif(torch.__version__ < "2.13", reason="torch 2.11 still shares the sizes (another key): the "
+                    "second function compiles with symbolic sizes, with the same answers")
+def test_wrapped_functions_of_one_name_keep_their_own_sizes():
+    """Dynamo keeps what it learnt of sizes per file, line and name: two wrapped functions both named ``solve``
+    made the second one's sizes symbolic (and a symbolic graph's backward refuses gradcheck's second pass)."""
+    import npcompile
+
+    shapes = []
+
+    def backend(gm, example_inputs):
+        shapes.append([x.shape if isinstance(x, torch.Tensor) else x for x in example_inputs])
+        return gm.forward
+
+    def solve(x):
+        return np.linalg.solve(x[:4, :4] + 4 * np.eye(4), x[:4, 4])
+
+    npcompile.compile(wrap_numpy(solve), backend=backend, fullgraph=True)(torch.ones(6, 8, dtype=torch.float64))
+
+    def solve(x):  # noqa: F811 - another function of the same name
+        return np.linalg.solve(x[:3, :3] + 4 * np.eye(3), x[:3, 3])
+
+    npcompile.compile(wrap_numpy(solve), backend=backend, fullgraph=True)(torch.ones(4, 5, dtype=torch.float64))
+    assert shapes == [[(6, 8)], [(4, 5)]]
