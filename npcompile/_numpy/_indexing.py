@@ -21,7 +21,7 @@ from torch.fx.experimental.symbolic_shapes import guard_or_false
 from .._errors import VALUE_TAG, UnsupportedFeature
 from . import _dtypes
 from ._trace import check, is_tracing, traced_int, zero_count
-from ._ndarray import as_array0d, is_array0d, ndarray, view_of, wrap
+from ._ndarray import as_array0d, is_array0d, is_scalar, ndarray, view_of, wrap
 from ._normalize import (
     ArrayLike, OutArray, as_tensor, broadcast_shape, cast, check_out, copy_to_out, normalize_axis_index, normalizer,
     python_scalar,
@@ -394,6 +394,8 @@ def _split_dims(v, p):
 def setitem(a: ndarray, index, value):
     """``a[index] = value``: NumPy's value conversion, broadcasting and last-wins for repeated indices; all
     checks run before anything is written."""
+    if is_scalar(a):
+        raise TypeError(f"'numpy.{a.dtype.name}' object does not support item assignment")
     if not a._writeable:
         raise ValueError("assignment destination is read-only")
     t = a.tensor

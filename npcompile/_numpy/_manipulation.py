@@ -18,7 +18,7 @@ from numpy.exceptions import AxisError
 from .._errors import UnsupportedFeature
 from . import _dtypes
 from ._creation import _array, _copy_in, _order, asarray, assign, broadcast_value, linspace
-from ._ndarray import _is_contiguous, as_array0d, ndarray, reversed_axes, view_of, wrap
+from ._ndarray import _is_contiguous, as_array0d, is_scalar, ndarray, reversed_axes, view_of, wrap
 from ._trace import check
 from ._normalize import (
     _holds_tensor, as_tensor, as_tensor_dtype, broadcast_shape, cast, check_out, normalize_axis_index,
@@ -1081,7 +1081,7 @@ def _pad_callable(a, widths, function, kwargs):
 def copyto(dst, src, casting="same_kind", where=True):
     """``numpy.copyto``: ``src`` broadcast into ``dst`` where ``where`` is true, under the ``casting`` rule
     (Python scalars weak, NEP 50)."""
-    if not isinstance(dst, ndarray):
+    if not isinstance(dst, ndarray) or is_scalar(dst):
         raise TypeError(f"copyto() argument 1 must be a numpy.ndarray, not {type(dst).__name__}")
     if not dst._writeable:
         raise ValueError("assignment destination is read-only")

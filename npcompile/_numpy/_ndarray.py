@@ -56,6 +56,12 @@ def is_array0d(a: "ndarray") -> bool:
     return getattr(a, "_array0d", False)  # (a slot only 0-d arrays set)
 
 
+def is_scalar(a: "ndarray") -> bool:
+    """Whether ``a`` stands for a NumPy scalar (0-d, not is_array0d): NumPy's are immutable, so a write into one
+    (``s[...] = 1``, ``out=s``, ``copyto(s, 1)``) is NumPy's TypeError, not a write."""
+    return a.tensor.ndim == 0 and not is_array0d(a)
+
+
 def as_array0d(a: "ndarray") -> "ndarray":
     """``a``, marked an array if it is 0-d (results of more dims are arrays anyway)."""
     if a.tensor.ndim == 0:

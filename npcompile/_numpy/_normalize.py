@@ -21,7 +21,7 @@ from numpy.exceptions import AxisError, ComplexWarning
 
 from .._errors import UnsupportedFeature
 from . import _dtypes
-from ._ndarray import is_array0d, ndarray, wrap
+from ._ndarray import is_array0d, is_scalar, ndarray, wrap
 from ._trace import is_tracing, traced_int
 
 # ---------------------------------------------------------------- array-likes
@@ -300,7 +300,7 @@ def check_out(out):
         if len(out) != 1:
             raise ValueError("The 'out' tuple must have exactly one entry")
         out = out[0]
-    if not isinstance(out, ndarray):
+    if not isinstance(out, ndarray) or is_scalar(out):
         raise TypeError("return arrays must be of ArrayType")
     return out
 

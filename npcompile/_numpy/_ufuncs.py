@@ -20,7 +20,7 @@ from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
 from .._errors import VALUE_TAG, UnsupportedFeature
 from ._trace import is_tracing, traced_int
 from . import _dtypes
-from ._ndarray import _is_contiguous, ndarray, wrap
+from ._ndarray import _is_contiguous, is_scalar, ndarray, wrap
 from ._normalize import as_tensor, copy_to_out
 
 _SCALARS = (builtins.bool, builtins.int, builtins.float, builtins.complex)
@@ -190,7 +190,7 @@ class ufunc:
         if len(args) != nin:
             if nin < len(args) <= self.nargs and out is None:
                 out = args[nin:]  # positional outputs are arrays (or None), never tuples of them
-                if any(o is not None and not isinstance(o, ndarray) for o in out):
+                if any(o is not None and (not isinstance(o, ndarray) or is_scalar(o)) for o in out):
                     raise TypeError("return arrays must be of ArrayType")
                 out = out + (None,) * (self.nout - len(out))
                 args = args[:nin]
@@ -445,7 +445,7 @@ def _normalize_out(out, nout):
     if all(o is None for o in out):
         return None
     for o in out:
-        if o is not None and not isinstance(o, ndarray):
+        if o is not None and (not isinstance(o, ndarray) or is_scalar(o)):
             raise TypeError("return arrays must be of ArrayType")
     return out
 

@@ -204,3 +204,51 @@ def test_arange_of_a_traced_size():
     for n, k in ((5, 2), (9, 4), (4, 7), (3, 3)):
         x = np.arange(float(n))
         assert same(f(x, k), _ranges(x, k))
+
+
+def _write_index(x):
+    x[...] = 2.5
+    return x
+
+
+def _write_out(x):
+    return np.add(x, 1, out=x)
+
+
+def _write_copyto(x):
+    np.copyto(x, 5)
+    return x
+
+
+@pytest.mark.parametrize("fn", [_write_index, _write_out, _write_copyto])
+def test_a_write_into_a_numpy_scalar_argument_is_numpys_type_error(fn):
+    """NumPy scalars are immutable: ``s[...] = v``, ``out=s`` and ``copyto(s, v)`` raise TypeError.  Found by the
+    conformance suite's compiled mode (NPC_CONFORMANCE_COMPILED=1): the shim, eager and traced, wrote into its
+    scalar (a 0-d array).  0-d arrays stay writable."""
+    with pytest.raises(TypeError):
+        fn(np.float64(3.0))
+    with pytest.raises(TypeError):
+        C.compile(fn, backend="eager")(np.float64(3.0))
+    a, b = np.array(3.0), np.array(3.0)
+    assert same(C.compile(fn, backend="eager")(b), fn(a)) and same(b, a)
+
+
+@pytest.mark.parametrize("backend", ["eager", "aot_eager"])
+def test_returned_argument_containers_are_the_callers(backend):
+    """A list or dict argument returned comes back as the caller's object, as from Python (it was a new list or
+    dict: ``f(l) is l`` False), also after the function appended to it."""
+    def append(items, x):
+        items.append(x * 2)
+        return items, {"k": x}
+
+    def pass_on(items, d=None):
+        return items, d, [v * 2 for v in items]
+
+    f, g = C.compile(append, backend=backend), C.compile(pass_on, backend=backend)
+    for _ in range(2):
+        items, d = [], {"a": np.ones(2)}
+        got = f(items, np.arange(2.0))
+        assert got[0] is items and len(items) == 1 and type(items[0]) is np.ndarray
+        got = g(items, d=d)
+        assert got[0] is items and got[1] is d and got[2] is not items
+        assert same(got[2], [items[0] * 2])
