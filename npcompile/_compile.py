@@ -161,6 +161,13 @@ def _pack(x, args, kwargs):
         return x
     if isinstance(x, torch.Tensor):
         return (_TENSOR_TAG, x)
+    if tx is list or tx is dict:  # an argument container returned: the caller's object, as in Python
+        for i, a in enumerate(args):
+            if x is a:
+                return (_ARG_TAG, i)
+        for k, v in kwargs.items():
+            if x is v:
+                return (_ARG_TAG, k)
     if tx is tuple:
         return tuple(_pack(v, args, kwargs) for v in x)
     if tx is list:
