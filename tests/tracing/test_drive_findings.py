@@ -3,6 +3,7 @@ compared with NumPy: values, dtypes and the types of results."""
 
 import numpy as np
 import pytest
+import torch
 
 from npcompile import _compile as C
 
@@ -252,3 +253,13 @@ def test_returned_argument_containers_are_the_callers(backend):
         got = g(items, d=d)
         assert got[0] is items and got[1] is d and got[2] is not items
         assert same(got[2], [items[0] * 2])
+
+
+def test_new_compiled_arrays_are_views_of_their_tensors():
+    """README deviation: a new array from compiled code is a view of the tensor holding its memory (no copy on the
+    way out), so its ``base`` is that tensor (NumPy: None) and it owns no data; it is writeable and shares nothing
+    with the argument."""
+    a = np.arange(3.0)
+    r = C.compile(lambda a: np.copy(a) + 1, backend="eager")(a)
+    assert type(r) is np.ndarray and isinstance(r.base, torch.Tensor) and not r.flags.owndata
+    assert r.flags.writeable and not np.shares_memory(r, a)
