@@ -7,6 +7,7 @@ import warnings
 
 import numpy
 import pytest
+import torch
 from hypothesis import given, strategies as st
 
 import npcompile._numpy as shim
@@ -718,7 +719,10 @@ def test_nditer_and_nested_iters_on_our_arrays():
             x[...] = 2 * x
         squares = it.operands[1]
     numpy.testing.assert_array_equal(numpy.asarray(s), 2 * a)
+    assert type(squares) is numpy.ndarray  # (README: NumPy's iterator, NumPy's arrays)
     numpy.testing.assert_array_equal(squares, a * a)
+    with pytest.raises(UnsupportedFeature, match="off the CPU"):
+        shim.nditer(shim.ndarray(torch.empty(3, device="meta")))
     assert [x.item() for x in shim.nditer(s.T, order="C")] == [x.item() for x in numpy.nditer((2 * a).T, order="C")]
     outer, inner = shim.nested_iters(s, [[0], [1]], flags=["multi_index"])
     assert [(outer.multi_index, inner.multi_index) for _ in outer for _ in inner] == \
