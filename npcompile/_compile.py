@@ -130,16 +130,24 @@ def _unpack_args(mask, args, kwargs):
 _read_only = _np.broadcast_to
 
 
+def _argument_tag(x, args, kwargs):
+    """``(_ARG_TAG, position or name)`` when ``x`` is one of the arguments, else None.  Traced, identity is the
+    arguments' (fake tensors', Dynamo's containers') identity: these loops fold to a constant answer."""
+    for i, a in enumerate(args):
+        if x is a:
+            return (_ARG_TAG, i)
+    for k, v in kwargs.items():
+        if x is v:
+            return (_ARG_TAG, k)
+    return None
+
+
 def _pack(x, args, kwargs):
     tx = type(x)
     if tx is _ndarray:  # not _np.ndarray: Dynamo would add a Python-level guard "user's np is our _np"
-        # Traced, identity is the arrays' (fake tensors') identity: these loops fold to a constant answer.
-        for i, a in enumerate(args):
-            if x is a:
-                return (_ARG_TAG, i)
-        for k, v in kwargs.items():
-            if x is v:
-                return (_ARG_TAG, k)
+        tag = _argument_tag(x, args, kwargs)
+        if tag is not None:
+            return tag
         # literals only: constants in code cost Dynamo no guards
         d = x.dtype
         k = d.kind
@@ -162,12 +170,9 @@ def _pack(x, args, kwargs):
     if isinstance(x, torch.Tensor):
         return (_TENSOR_TAG, x)
     if tx is list or tx is dict:  # an argument container returned: the caller's object, as in Python
-        for i, a in enumerate(args):
-            if x is a:
-                return (_ARG_TAG, i)
-        for k, v in kwargs.items():
-            if x is v:
-                return (_ARG_TAG, k)
+        tag = _argument_tag(x, args, kwargs)
+        if tag is not None:
+            return tag
     if tx is tuple:
         return tuple(_pack(v, args, kwargs) for v in x)
     if tx is list:
