@@ -465,12 +465,8 @@ def _ends_in_matrix_product(subs, out_sub, optimize):
     """Whether NumPy's optimized einsum ends in a matrix product, whose 0-d result is an array (its plain
     einsum, used for a pair with a 0-d operand, gives a scalar): the last step of the path joins two operands
     of at least one axis each."""
-    terms, last = [list(s) for s in subs], []
-    for step in _path(subs, out_sub, {x: 1 for s in subs for x in s}, optimize):
-        last = [terms[i] for i in step]
-        terms.append(_kept(terms, tuple(step), out_sub))
-        for i in sorted(step, reverse=True):
-            del terms[i]
+    path = _path(subs, out_sub, {x: 1 for s in subs for x in s}, optimize)
+    *_, (last, _, _) = _contractions(subs, out_sub, path)
     return len(last) == 2 and all(last)
 
 
@@ -531,6 +527,20 @@ def _greedy(subs, out_sub, sizes):
     return path
 
 
+def _contractions(subs, out_sub, path):
+    """Each step of ``path`` as (its operands' labels, last operand first as NumPy reports them, its result's
+    labels, the terms left after it): the operands leave the list and the result joins its end, as in NumPy."""
+    terms = [list(s) for s in subs]
+    for n, step in enumerate(path):
+        step = sorted(step, reverse=True)
+        picked = [terms[i] for i in step]
+        result = list(out_sub) if n == len(path) - 1 else _kept(terms, step, out_sub)
+        for i in step:
+            del terms[i]
+        terms.append(result)
+        yield picked, result, terms
+
+
 def _path_report(subs, out_sub, sizes, path):
     """NumPy's einsum_path report: scaling, FLOP counts and each contraction with what remains."""
     unused = iter(c for c in _LETTERS if _LETTERS.index(c) not in sizes)
@@ -543,18 +553,13 @@ def _path_report(subs, out_sub, sizes, path):
     everything = set(sizes)
     naive_inner = sum(len(set(s)) for s in subs) > len(everything)
     naive = _size(everything, sizes) * (max(1, len(subs) - 1) + naive_inner)
-    terms, rows, costs, largest, scales = [list(s) for s in subs], [], [], [], []
-    for n, step in enumerate(path):
-        step = sorted(step, reverse=True)
-        used = set().union(*(terms[i] for i in step))
-        result = list(out_sub) if n == len(path) - 1 else _kept(terms, step, out_sub)
-        costs.append(_size(used, sizes) * (max(1, len(step) - 1) + bool(used - set(result))))
+    rows, costs, largest, scales = [], [], [], []
+    for picked, result, terms in _contractions(subs, out_sub, path):
+        used = set().union(*picked)
+        costs.append(_size(used, sizes) * (max(1, len(picked) - 1) + bool(used - set(result))))
         largest.append(_size(result, sizes))
         scales.append(len(used))
-        current = ",".join(text(terms[i]) for i in step) + "->" + text(result)
-        for i in step:
-            del terms[i]
-        terms.append(result)
+        current = ",".join(text(t) for t in picked) + "->" + text(result)
         remaining = ",".join(text(t) for t in terms) + "->" + output
         rows.append(f"{len(used):4d}    {current:>24} {remaining:>40}")
     opt = sum(costs) + 1
