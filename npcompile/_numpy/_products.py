@@ -438,7 +438,7 @@ def einsum(*operands, out=None, optimize=False, **kwargs):
     _check_optimize(optimize)
     subscripts, arrays = _einsum_args(operands)
     tensors = [as_tensor(x) for x in arrays]
-    subs, out_sub, _ = _parse(subscripts, [t.shape for t in tensors])
+    subs, out_sub, sizes = _parse(subscripts, [t.shape for t in tensors])
     if out is None and len(tensors) == 1 and set(out_sub) == set(subs[0]):
         r = contract(tensors, subs, out_sub, _dtypes.from_torch(tensors[0].dtype))
         return view_of(arrays[0], r) if isinstance(arrays[0], ndarray) and r.ndim else wrap(r)  # (0-d: a scalar)
@@ -456,16 +456,17 @@ def einsum(*operands, out=None, optimize=False, **kwargs):
     r = contract(tensors, subs, out_sub, rt)
     if out is not None:
         return copy_to_out(r, out, casting, "einsum")
-    if r.ndim == 0 and optimize is not False and len(subs) > 1 and _ends_in_matrix_product(subs, out_sub, optimize):
+    if r.ndim == 0 and optimize is not False and len(subs) > 1 and \
+            _ends_in_matrix_product(subs, out_sub, sizes, optimize):
         return as_array0d(wrap(r))
     return wrap(r)
 
 
-def _ends_in_matrix_product(subs, out_sub, optimize):
+def _ends_in_matrix_product(subs, out_sub, sizes, optimize):
     """Whether NumPy's optimized einsum ends in a matrix product, whose 0-d result is an array (its plain
     einsum, used for a pair with a 0-d operand, gives a scalar): the last step of the path joins two operands
     of at least one axis each."""
-    path = _path(subs, out_sub, {x: 1 for s in subs for x in s}, optimize)
+    path = _path(subs, out_sub, sizes, optimize)
     *_, (last, _, _) = _contractions(subs, out_sub, path)
     return len(last) == 2 and all(last)
 
