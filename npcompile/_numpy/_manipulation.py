@@ -903,14 +903,12 @@ def pad(array, pad_width, mode="constant", **kwargs):
             if a.shape[ax] == 0 and any(w):
                 raise ValueError(f"can't extend empty axis {ax} using modes other than 'constant' or 'empty'")
         return wrap(torch.empty([n + sum(w) for n, w in zip(a.shape, widths)], dtype=a.dtype, device=a.device))
-    if a.ndim == 0:  # nothing to pad
-        return as_array0d(wrap(a.clone()))
     pad_axis = _pad_mode(mode, kwargs, a.ndim)
     if mode in ("constant", "maximum", "minimum", "mean", "median"):
         for ax, w in enumerate(widths):  # NumPy reads the pad values of every axis, padded or not: their errors
             if not any(w):
                 pad_axis(a, ax, None)
-    return wrap(_pad_axes(a, widths, pad_axis))
+    return as_array0d(wrap(_pad_axes(a, widths, pad_axis)))  # (of a 0-d array, an array: nothing to pad)
 
 
 def _pad_mode(mode, kwargs, ndim):
