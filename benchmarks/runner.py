@@ -110,17 +110,20 @@ def run_kernel(mod, cols, args, triad, cold_root):
             ready[col.key] = fn
         except Exception as e:  # noqa: BLE001 - one kernel's failure must not stop the run
             c["error"] = _short_error(e)
+    # memory-bound kernels are timed together with a triad of their byte count on each device they run on
+    triads = {f"triad {dev}": bandwidth.matched_triad(nbytes, dev) for dev in triad} if nbytes else {}
     try:  # steady-state timing, the columns sampled in alternation
-        stats = timing.measure_interleaved(ready, arrays, repeat=args.repeat)
+        stats = timing.measure_interleaved({**ready, **triads}, arrays, repeat=args.repeat)
     except Exception:  # noqa: BLE001 - a column that fails only on later calls: time them one by one
-        stats = {}
+        stats = {key: timing.measure(fn, arrays, repeat=args.repeat) for key, fn in triads.items()}
         for key, fn in ready.items():
             try:
                 stats[key] = timing.measure(fn, arrays, repeat=args.repeat)
             except Exception as e:  # noqa: BLE001
                 rec["columns"][key]["error"] = _short_error(e)
-    if nbytes:  # the machine's bandwidth drifts: the kernel is compared with a triad measured just after it
-        rec["triad"] = {dev: bandwidth.triad(dev, passes=5) for dev in triad}
+    if nbytes:
+        rec["triad"] = {dev: {**stats[f"triad {dev}"], "gbps": nbytes / stats[f"triad {dev}"]["median_s"] / 1e9}
+                        for dev in triad}
     for col in cols:
         c = rec["columns"][col.key]
         if col.key not in stats:
@@ -129,10 +132,10 @@ def run_kernel(mod, cols, args, triad, cold_root):
         if col.compiled:
             c["compile_s"] = max(0.0, c["first_call_s"] - c["median_s"])
         if nbytes:
-            bw = rec["triad"]["cpu"] if col.key == "numpy" or args.device == "cpu" else rec["triad"].get(args.device)
+            dev = "cpu" if col.key == "numpy" else args.device
             c["gbps"] = nbytes / c["median_s"] / 1e9
-            if bw:
-                c["pct_triad"] = 100.0 * c["gbps"] / bw["median_gbps"]
+            c["pct_triad"] = 100.0 * c["gbps"] / rec["triad"][dev]["gbps"]
+            c["pct_machine_triad"] = 100.0 * c["gbps"] / triad[dev]["median_gbps"]
     return rec
 
 
@@ -277,14 +280,15 @@ def _run(args, cold_root):
     print(f"\nnpcompile benchmarks: size={args.size} device={args.device}  {m.get('cpu')} x{m.get('cpu_count')}  "
           f"numpy {m['numpy']}  torch {m.get('torch')} ({m.get('torch_threads')} threads)")
     print(f"triad a=b+s*c on {tr['array_mb']:.0f} MB float64 arrays: numpy {tr.get('numpy_gbps', 0):.1f} GB/s, "
-          f"torch {tr.get('torch_gbps', 0):.1f} GB/s -> {tr['best_gbps']:.1f} GB/s = 100%"
+          f"torch {tr.get('torch_gbps', 0):.1f} GB/s -> {tr['best_gbps']:.1f} GB/s "
+          "(the machine's figure; %bw compares each kernel with a triad of its own size)"
           + (f"; cuda {triad['cuda']['best_gbps']:.0f} GB/s" if "cuda" in triad else ""))
     busy = max(m["loadavg_start"][0], m["loadavg_end_of_timing"][0])
     if busy - 1.0 > 0.5 * (m["cpu_count"] or 1):  # this run itself keeps about one core busy
         print(f"WARNING: machine busy (1-min load average {busy:.1f} on {m['cpu_count']} cores): other processes "
               "compete for the cores; multi-threaded columns suffer most (OpenMP threads wait for descheduled ones)")
     print("ms: median per call; x: speedup vs NumPy; npc:tc: torch.compile time / npcompile time; "
-          "%bw: bytes moved / median time as % of the median triad measured right after the kernel "
+          "%bw: bytes moved / median time as % of a triad moving the same bytes, timed in the same rounds "
           "(memory-bound kernels); compile: first call - median (g = graphs)\n")
     if data["process_init_s"]:
         print("one-off Dynamo/Inductor start-up, compiling a trivial function first (not in 'compile'; the first "
