@@ -420,8 +420,9 @@ class _Backend:
             lean = lean and _numpy_errors(lean, checks)
         devices = _seeding.drawing_devices(gm)
         if devices is not None:
-            compiled = _seeding.seeded(compiled, devices)
-            lean = lean and _seeding.seeded(lean, devices)
+            fresh = _seeding.fresh_only(gm)
+            compiled = _seeding.seeded(compiled, devices, fresh)
+            lean = lean and _seeding.seeded(lean, devices, fresh)
         if lean is not None:
             _lean_graph.attach(compiled, lean)
         return compiled
@@ -533,6 +534,8 @@ class _Callback:
         self._torchdynamo_orig_backend = inner
 
     def __call__(self, frame, *args, **kwargs):
+        if _errors_checked():
+            return _UNCOMPILED
         owner = self._owner
         owner.direct.stale = True  # Dynamo is about to compile (or skip) something: new cache entries
         catcher = _LogCatcher()
@@ -558,6 +561,17 @@ class _Callback:
                 owner.broken = True
             if new or catcher.records:
                 owner._note_breaks(new, catcher.records, frame)
+
+
+# This frame runs uncompiled (the frames it calls still come to the callback) and is not marked to stay so.
+_UNCOMPILED = torch._dynamo.types.ConvertFrameReturn(apply_to_code=False)
+
+
+def _errors_checked() -> bool:
+    """NumPy's floating-point error state asks for checks ('raise', 'call'), which compiled code makes none of: a
+    ``with np.errstate(divide="raise")`` block runs in Python (``_patch._quiet_errstate``), and a frame it calls
+    must then run in real NumPy, not compiled (``f(a, b)`` inside it returned ``a // 0`` unchecked)."""
+    return any(m in ("raise", "call") for m in _np.geterr().values())
 
 
 def _graph_break_reasons():

@@ -1,0 +1,52 @@
+"""Findings of the conformance suite's compiled mode (NPC_CONFORMANCE_COMPILED=1), each against real NumPy."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import npcompile
+
+
+def _outcome(f, *args):
+    """f's result, or the type of the exception it raised."""
+    try:
+        return f(*args)
+    except Exception as e:
+        return type(e)
+
+
+def _under_raise(f):
+    with np.errstate(divide="raise"):
+        return f()
+
+
+@pytest.mark.parametrize("name", ["floor_divide", "remainder", "divide"])
+def test_call_inside_raising_errstate_is_checked(name):
+    """A function called inside ``with np.errstate(divide="raise")`` raises NumPy's FloatingPointError: the block
+    runs in Python, and the frame it called was compiled, without checks (it returned a // 0)."""
+    a, b = np.array([5, 7, 7]), np.array([1, 0, 2])
+
+    def f(a, b):
+        return _under_raise(lambda: getattr(np, name)(a, b))
+    assert _outcome(f, a, b) is FloatingPointError
+    assert _outcome(npcompile.compile(f, backend="eager"), a, b) is FloatingPointError
+    ok = np.array([1, 2, 2])  # nothing to report: the compiled call gives NumPy's answer
+    np.testing.assert_array_equal(npcompile.compile(f, backend="eager")(a, ok), f(a, ok), strict=True)
+
+
+def test_global_raise_mode_before_the_first_call():
+    """``np.seterr(divide="raise")`` before the first call: that call runs in real NumPy (and raises); later calls
+    under the default modes are compiled."""
+    a, b = np.array([5, 7, 7]), np.array([1, 0, 2])
+
+    def f(a, b):
+        return np.floor_divide(a, b) * 2
+    c = npcompile.compile(f, backend="eager")
+    old = np.seterr(divide="raise")
+    try:
+        assert _outcome(c, a, b) is FloatingPointError
+    finally:
+        np.seterr(**old)
+    with np.errstate(divide="ignore"):
+        np.testing.assert_array_equal(c(a, b), f(a, b), strict=True)
