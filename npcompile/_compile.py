@@ -420,9 +420,8 @@ class _Backend:
             lean = lean and _numpy_errors(lean, checks)
         devices = _seeding.drawing_devices(gm)
         if devices is not None:
-            fresh = _seeding.fresh_only(gm)
-            compiled = _seeding.seeded(compiled, devices, fresh)
-            lean = lean and _seeding.seeded(lean, devices, fresh)
+            compiled = _seeding.seeded(compiled, devices)
+            lean = lean and _seeding.seeded(lean, devices)
         if lean is not None:
             _lean_graph.attach(compiled, lean)
         return compiled
