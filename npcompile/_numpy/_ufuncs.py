@@ -34,6 +34,9 @@ _BOOL = _np.dtype(builtins.bool)  # a Python bool resolves as dtype bool (it has
 _PY_TYPE = {"b": builtins.bool, "i": builtins.int, "u": builtins.int, "f": builtins.float, "c": builtins.complex}
 
 
+_ABSENT = object()  # an operand not passed (ufunc.__call__ names its first two)
+
+
 class ufunc:
     """A NumPy universal function: broadcasting, type resolution, out=, where=, and the reduce family.
 
@@ -134,27 +137,27 @@ class ufunc:
         return r
 
     # ------------------------------------------------------------ call
-    def __call__(self, *args, **kwargs):
-        if not kwargs:
-            # Fast path: the common call (our arrays and Python scalars, no keywords) costs one dict lookup on
-            # top of the torch kernel.
-            if len(args) == 2 and self.nin == 2:
-                return self._binary(args[0], args[1])
-            if len(args) == 1 and self.nin == 1:
-                x = args[0]
-                if type(x) is ndarray:
-                    t = x.tensor
-                    plan = self._plans.get(t.dtype)
-                    if plan is not None:
-                        casts, out, kernel, _ = plan
-                        if casts:
-                            t = t.to(casts[0][1])
-                        r = kernel(t)
-                        r = r if r.dtype is out else r.to(out)
-                        if r.ndim > 1 and not (r.is_contiguous() and t.is_contiguous()) and not is_tracing():
-                            r = _k_layout(r, (t,))
-                        return wrap(r)
-        return self._call(*args, **kwargs)
+    def __call__(self, x=_ABSENT, y=_ABSENT, /, *args, **kwargs):
+        # The first two operands are named so that the common call (our arrays and Python scalars, no keywords)
+        # builds no argument tuple and costs one dict lookup on top of the torch kernel.
+        if not kwargs and not args:
+            if y is not _ABSENT:
+                if self.nin == 2:
+                    return self._binary(x, y)
+            elif self.nin == 1 and type(x) is ndarray:
+                t = x.tensor
+                plan = self._plans.get(t.dtype)
+                if plan is not None:
+                    casts, out, kernel, _ = plan
+                    if casts:
+                        t = t.to(casts[0][1])
+                    r = kernel(t)
+                    r = r if r.dtype is out else r.to(out)
+                    if r.ndim > 1 and not (r.is_contiguous() and t.is_contiguous()) and not is_tracing():
+                        r = _k_layout(r, (t,))
+                    return wrap(r)
+        lead = () if x is _ABSENT else (x,) if y is _ABSENT else (x, y)
+        return self._call(*lead, *args, **kwargs)
 
     def _binary(self, x, y):
         tx, ty = type(x), type(y)
@@ -1226,26 +1229,35 @@ _FMIN = _pick(lambda a, b: torch.isnan(b) | (a < b))
 
 
 def _matmul(a, b):
-    tiny = (a.ndim > 2 or b.ndim > 2) and _tiny_stack(a, b)
-    if not tiny and a.is_cpu and a.dtype is not torch.bool:
-        try:
-            return a @ b  # the common case first; NumPy's messages only when torch refuses
-        except RuntimeError:
-            pass
-    exact = a.dtype == torch.bool or not (a.is_cpu or a.is_floating_point() or a.is_complex())
-    # a 1-D operand has one core dim (n? or m? absent), a stacked one two
-    _core_dims("matmul", "(n?,k),(k,m?)->(n?,m?)", a, b, (1 + (a.ndim > 1), 1 + (b.ndim > 1)),
-               (-1, -1 - (b.ndim > 1)))
-    if exact:
-        from ._products import matmul_exact  # no exact torch kernel: bool, integers off the CPU
+    """Any dtype: bool products, and integer ones off the CPU, have no exact torch kernel."""
+    if a.dtype is torch.bool or not (a.is_cpu or a.is_floating_point() or a.is_complex()):
+        _matmul_dims(a, b)
+        from ._products import matmul_exact
 
         return matmul_exact(a, b)
-    if tiny:
+    return _matmul_torch(a, b)
+
+
+def _matmul_torch(a, b):
+    """torch's product (floats and complex numbers anywhere, integers on the CPU); NumPy's messages only when
+    torch refuses, so the common call pays for no checks."""
+    if (a.ndim > 2 or b.ndim > 2) and _tiny_stack(a, b):
         # A stack of tiny matrices: a library call per batch is mostly overhead, while the broadcast product
         # summed over k is one fused loop in Inductor (it also fuses with neighbouring matmuls and pointwise
         # ops), summing each k in order as NumPy's own small-matrix loop does.
+        _matmul_dims(a, b)
         return (a.unsqueeze(-1) * b.unsqueeze(-3)).sum(-2)
-    return a @ b
+    try:
+        return a @ b
+    except RuntimeError:
+        _matmul_dims(a, b)
+        raise
+
+
+def _matmul_dims(a, b):
+    # a 1-D operand has one core dim (n? or m? absent), a stacked one two
+    _core_dims("matmul", "(n?,k),(k,m?)->(n?,m?)", a, b, (1 + (a.ndim > 1), 1 + (b.ndim > 1)),
+               (-1, -1 - (b.ndim > 1)))
 
 
 def _tiny_stack(a, b):
@@ -1390,7 +1402,7 @@ _KERNELS = {
     "fmin": _kinds(torch.minimum, bool=torch.logical_and, uint64=_U64_MINIMUM, float=_FMIN,
                    complex=_CFMIN),
     # linear algebra gufuncs
-    "matmul": _kinds(_matmul, uint64=SAME), "vecdot": _vecdot, "matvec": _kinds(_matvec, uint64=SAME),
+    "matmul": _kinds(_matmul, float=_matmul_torch, complex=_matmul_torch, uint64=SAME), "vecdot": _vecdot, "matvec": _kinds(_matvec, uint64=SAME),
     "vecmat": _kinds(_vecmat, uint64=SAME),
 }
 
