@@ -46,7 +46,7 @@ def numpy_error(e: RuntimeError, checks: dict[str, tuple[type, str]]) -> Excepti
     asked = checks.get(expression)
     if asked is not None:
         error, message = asked
-        return error(message)
+        return error(_run_time_sizes(message, e.__traceback__))
     if _SIZES_AGREE.fullmatch(expression):
         return ValueError(f"operands could not be broadcast together: sizes that depend on the data differ "
                           f"({expression})")
@@ -62,3 +62,31 @@ def numpy_error(e: RuntimeError, checks: dict[str, tuple[type, str]]) -> Excepti
 
             return LinAlgError(message)
     return None
+
+
+# A size read from the data, as the trace names it (its unbacked symbol) in a recorded check's message.
+_SYMBOL = re.compile(r"\bu\d+\b")
+
+
+def _run_time_sizes(message: str, tb) -> str:
+    """``message`` with each size read from the data (``u0``, the trace's name, which NumPy's message would not
+    have) replaced by its value in the run that failed, read from the compiled code's frames on the traceback
+    ``tb``: Inductor's code names the symbol itself, an FX graph's (Dynamo's, AOT's) the node whose value it is.
+    A size not found keeps its name."""
+    from torch.fx import Graph
+
+    names = set(_SYMBOL.findall(message))
+    values = {}
+    while names - values.keys() and tb is not None:
+        local = tb.tb_frame.f_locals
+        for name in names:
+            if type(local.get(name)) is int:
+                values[name] = local[name]
+        graph = getattr(local.get("self"), "graph", None)
+        for n in graph.nodes if isinstance(graph, Graph) else ():
+            v = n.meta.get("val", n.meta.get("example_value"))
+            name = str(getattr(getattr(v, "node", None), "expr", ""))
+            if name in names and type(local.get(n.name)) is int:
+                values[name] = local[n.name]
+        tb = tb.tb_next
+    return _SYMBOL.sub(lambda m: str(values.get(m.group(0), m.group(0))), message)

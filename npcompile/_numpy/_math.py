@@ -577,7 +577,7 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
             raise ValueError(f"could not broadcast input array from shape {tuple(r.shape)} into shape "
                              f"{tuple(part.shape)}")
         part.copy_(r)
-    return wrap(t) if t.ndim == 0 else a  # (NumPy's ``x[()]``: a scalar for a 0-d array, also written in place)
+    return a[()] if t.ndim == 0 else a  # (NumPy's ``x[()]``: a new scalar for a 0-d array, also written in place)
 
 
 def _finite(t, nan, posinf, neginf):

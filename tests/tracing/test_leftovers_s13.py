@@ -1,0 +1,58 @@
+"""Compiled-path defects found in session 12 and left then: each compared with real NumPy."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+from npcompile import _compile as C
+
+from .conftest import same
+
+BACKENDS = ["eager", "aot_eager"]
+
+
+def _outcome(fn, *args):
+    """``fn(*args)``'s result, or its exception's (type, message)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # (NumPy warns for an empty median; compiled code not)
+            return fn(*args)
+    except Exception as e:
+        return type(e), str(e)
+
+
+def _nan_to_num_in_place(x):
+    return np.nan_to_num(x, copy=False)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_nan_to_num_in_place_of_a_0d_array_gives_a_new_scalar(backend):
+    """NumPy writes into the 0-d array and returns ``x[()]``, a scalar of its own (compiled, the 0-d argument
+    itself came back; eager, a scalar sharing the array's memory)."""
+    want_x, got_x = np.array(np.nan), np.array(np.nan)
+    want = _nan_to_num_in_place(want_x)
+    got = C.compile(_nan_to_num_in_place, backend=backend, fullgraph=True)(got_x)
+    assert same(got, want) and same(got_x, want_x), (got, want)
+    got_x[()] = 5.0
+    assert got == 0.0
+
+
+def _last_below_half(r):
+    return np.sort(r[r < 0.5])[-1]
+
+
+def _fourth_below_half(r):
+    return r[r < 0.5][3]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("fn", [_last_below_half, _fourth_below_half], ids=lambda f: f.__name__)
+def test_an_index_out_of_a_length_read_from_the_data_names_its_value(fn, backend):
+    """The IndexError's message names the selection's length in the failed run (it named the trace's ``u0``)."""
+    f = C.compile(fn, backend=backend, fullgraph=True)
+    f(np.array([0.1, 0.2, 0.3, 0.4, 0.9]))  # (one length throughout: the graph checks the selection's when it runs)
+    for r in (np.array([0.7, 0.8, 0.9, 0.6, 0.9]), np.array([0.1, 0.2, 0.9, 0.8, 0.7]),
+              np.array([0.1, 0.2, 0.3, 0.4, 0.9])):
+        want = _outcome(fn, r)
+        assert _outcome(f, r) == want if isinstance(want, tuple) else same(f(r), want)
