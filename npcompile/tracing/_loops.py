@@ -41,6 +41,10 @@ from ..fallback import OUTLINED_LOOP
 # A loop over a literal range (or tuple/list display) of at most this many items stays unrolled: short
 # loops fuse across iterations and compile quickly.
 _UNROLL_MAX = 8
+# A loop over a literal range of at most this many items whose body draws from a generator the function seeds with a
+# constant before it stays unrolled too: Dynamo folds each draw into the graph as NumPy's exact values, where an
+# outlined body is given the generator as an argument, whose draws run in NumPy (a graph break per iteration).
+_UNROLL_DRAWS = 128
 # A loop over an array whose body indexes nothing and names no NumPy (a running sum over the elements, Horner's
 # rule over the coefficients) stays unrolled over at most this many items.
 _UNROLL_ITEMS = 16
@@ -382,7 +386,8 @@ def _plan(fn, tree) -> list:
 
 def _plan_loop(i, s, before, after, defined, local, cells, np_names, fn, shared):
     looped = s.body + ([s.test] if isinstance(s, ast.While) else [])
-    if isinstance(s, ast.For) and (_short_literal(s.iter, fn) or _dict_view(s.iter)):
+    if isinstance(s, ast.For) and (_short_literal(s.iter, fn) or _dict_view(s.iter)
+                                   or _short_literal(s.iter, fn, _UNROLL_DRAWS) and _draws_seeded(s, before, fn)):
         return None
     # A body that indexes nothing and names no NumPy works on its items and state alone: outlined only when
     # it runs over a long array (an unrolled loop over an array's elements grows the trace with the array).
@@ -521,17 +526,49 @@ def _builtin_range(it, fn) -> bool:
             and "range" not in fn.__globals__)
 
 
-def _short_literal(it, fn) -> bool:
-    """A literal ``range(...)`` or tuple/list display of at most _UNROLL_MAX items."""
+def _short_literal(it, fn, most=_UNROLL_MAX) -> bool:
+    """A literal ``range(...)`` or tuple/list display of at most ``most`` items."""
     if isinstance(it, (ast.Tuple, ast.List)):
-        return not any(isinstance(e, ast.Starred) for e in it.elts) and len(it.elts) <= _UNROLL_MAX
+        return not any(isinstance(e, ast.Starred) for e in it.elts) and len(it.elts) <= most
     if not _builtin_range(it, fn):
         return False
     try:
         vals = [ast.literal_eval(x) for x in it.args]
     except ValueError:
         return False
-    return all(type(v) is int for v in vals) and len(range(*vals)) <= _UNROLL_MAX
+    return all(type(v) is int for v in vals) and len(range(*vals)) <= most
+
+
+def _draws_seeded(loop, before, fn) -> bool:
+    """The loop body, which has no loops of its own (unrolled, they would multiply its length), calls a method of a
+    name that the statements ``before`` it last bound, at the top level, to ``numpy.random.default_rng(<int
+    literal>)``: a generator whose draws Dynamo folds (see _UNROLL_DRAWS)."""
+    if any(isinstance(n, (ast.For, ast.While)) for x in loop.body for n in ast.walk(x)):
+        return False
+    seeded = set()
+    for x in before:
+        stored = _stores(x)
+        seeded -= stored
+        if type(x) is ast.Assign and len(x.targets) == 1 and type(x.targets[0]) is ast.Name \
+                and _constant_rng(x.value, fn):
+            seeded |= stored
+    return any(type(n) is ast.Call and type(n.func) is ast.Attribute and type(n.func.value) is ast.Name
+               and n.func.value.id in seeded for x in loop.body for n in ast.walk(x))
+
+
+def _constant_rng(v, fn) -> bool:
+    """``v`` is ``np.random.default_rng(k)`` (or ``default_rng(seed=k)``) with ``k`` an int literal."""
+    if type(v) is not ast.Call or len(v.args) + len(v.keywords) != 1:
+        return False
+    seed = v.args[0] if v.args else v.keywords[0].value if v.keywords[0].arg == "seed" else None
+    if type(seed) is not ast.Constant or type(seed.value) is not int:
+        return False
+    f = v.func
+    if type(f) is ast.Name:
+        return fn.__globals__.get(f.id) is np.random.default_rng
+    return (type(f) is ast.Attribute and f.attr == "default_rng" and type(f.value) is ast.Attribute
+            and f.value.attr == "random" and type(f.value.value) is ast.Name
+            and getattr(fn.__globals__.get(f.value.value.id), "random", None) is np.random)
 
 
 def _dict_view(it) -> bool:

@@ -56,3 +56,34 @@ def test_an_index_out_of_a_length_read_from_the_data_names_its_value(fn, backend
               np.array([0.1, 0.2, 0.3, 0.4, 0.9])):
         want = _outcome(fn, r)
         assert _outcome(f, r) == want if isinstance(want, tuple) else same(f(r), want)
+
+
+def _seeded_walk(x):
+    rng = np.random.default_rng(0)
+    for i in range(50):
+        x = np.maximum(x, -1.0) + rng.standard_normal(x.shape)
+    return x
+
+
+def _seeded_long_walk(x):
+    rng = np.random.default_rng(0)
+    for i in range(200):
+        x = np.maximum(x, -1.0) + rng.standard_normal(x.shape)
+    return x
+
+
+def test_a_loop_drawing_from_a_constant_seeded_generator_stays_one_graph():
+    """A short loop drawing from a generator seeded with a constant is left to Dynamo, which folds each draw:
+    NumPy's exact values in one graph (outlined, the body got the generator as an argument: a fallback per
+    draw)."""
+    report = C.explain(_seeded_walk)(np.zeros(3))
+    assert report.graph_count == 1 and not report.graph_breaks, report
+    assert same(report.result, _seeded_walk(np.zeros(3)))
+    assert same(report.compiled(np.zeros(5)), _seeded_walk(np.zeros(5)))
+
+
+def test_a_long_loop_drawing_from_a_seeded_generator_is_still_outlined():
+    """Past _UNROLL_DRAWS iterations the loop is outlined (its draws run in NumPy): the same values."""
+    report = C.explain(_seeded_long_walk)(np.zeros(3))
+    assert report.fallbacks, report
+    assert same(report.result, _seeded_long_walk(np.zeros(3)))
