@@ -24,6 +24,7 @@ from ._ndarray import as_array0d, ndarray, wrap
 from ._normalize import as_tensor, cast
 from ._reductions import _mean_dtypes, amax, amin, average, mean, nanmean, std
 from ._sorting import _argsort, _int_key, _sortable, first_true, search
+from ._trace import check, maybe_zero, zero_count
 from . import _ufuncs as U
 from ._ufunc_methods import _NoValue, _flat, _keep_shape, _tracing, finish, reduction_axes
 
@@ -100,7 +101,7 @@ def _median(a, axis, out, keepdims, nan):
     s, axes, t = _prepare(a, axis, nan)
     acc, res = _mean_dtypes(_dtypes.from_torch(t.dtype), None)
     n = s.shape[-1]
-    if s.numel() == 0:  # no values, or no slices (compiled, Inductor's complex add of empty picks fails to build)
+    if zero_count(s.numel()):  # no values, or no slices (compiled, Inductor's complex add of empty picks fails to build)
         # (nanmedian of floats: NumPy's nanmean, which warns only for a slice; of integers: its mean, as median)
         if n == 0 and (not nan or not (t.is_floating_point() or t.is_complex()) or math.prod(s.shape[:-1])):
             warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=3)
@@ -108,6 +109,9 @@ def _median(a, axis, out, keepdims, nan):
         r = torch.complex(r, r) if s.is_complex() else r  # NumPy's nan+nanj
         return _to_out(_place(r, axes, t, keepdims), out, keepdims)
     cnt = (~torch.isnan(s)).sum(-1, keepdim=True) if nan else torch.full(s.shape[:-1] + (1,), n, device=s.device)
+    empty = maybe_zero(n)  # a length read from the data (``x[x > 0]``): an empty slice's NaN is chosen when it runs
+    if empty:  # (one more value, so that the picks below stay in bounds)
+        s = torch.cat([s, s.new_zeros(s.shape[:-1] + (1,))], -1)
     lo, hi = torch.clamp((cnt - 1) // 2, min=0), torch.clamp(cnt // 2, min=0)
     pair = _values(torch.gather(s, -1, torch.cat([lo, hi], -1)), t.dtype).to(_dtypes.to_torch(acc))
     # NumPy's mean of the middle values, a sum from +0 (a -0 median is 0) over the count; of one, x / 1 (not
@@ -117,9 +121,11 @@ def _median(a, axis, out, keepdims, nan):
     if s.is_floating_point() or s.is_complex():
         # a slice holding NaN gives its last sorted value (NaN, or for complex its NaN part with the other kept)
         bad = cnt == 0 if nan else torch.isnan(s).any(-1, keepdim=True)
-        r = torch.where(bad, _nan_like(r) if nan else s[..., -1:].to(r.dtype), r)
+        r = torch.where(bad, _nan_like(r) if nan else torch.gather(s, -1, torch.clamp(cnt - 1, min=0)).to(r.dtype), r)
         if nan:
             _warn_all_nan(cnt)
+    if empty:
+        r = torch.where(cnt == 0, _nan_like(r), r)
     return _to_out(_place(r.to(_dtypes.to_torch(res)), axes, t, keepdims), out, keepdims)
 
 
@@ -231,9 +237,9 @@ def _gather_quantiles(s, qf, method, nan, in_dtype, res, lerp):
     """Quantiles ``qf`` of each sorted slice ``s`` (..., n) -> (..., len(qf)); with ``lerp`` interpolated in the
     result dtype ``res`` (or an integer weight, which only ever interpolates an end value with itself)."""
     n = s.shape[-1]
+    if not nan:  # (a length read from the data is checked when the code runs)
+        check(n != 0, IndexError, "index -1 is out of bounds for axis 0 with size 0")
     if n == 0:
-        if not nan:
-            raise IndexError("index -1 is out of bounds for axis 0 with size 0")
         dt = s.dtype if s.is_floating_point() else torch.float64
         return torch.full(s.shape[:-1] + (qf.numel(),), torch.nan, dtype=dt, device=s.device)
     inexact = s.is_floating_point()
@@ -241,7 +247,7 @@ def _gather_quantiles(s, qf, method, nan, in_dtype, res, lerp):
         cnt = (~torch.isnan(s)).sum(-1, keepdim=True).to(qf.dtype)
         _warn_all_nan(cnt)
     else:
-        cnt = torch.tensor(float(n), dtype=qf.dtype, device=s.device)
+        cnt = torch.full((), n, dtype=qf.dtype, device=s.device)
     lo, hi, g = _positions(method, torch.clamp(cnt, min=1), qf.to(s.device))
     shape = s.shape[:-1] + (qf.numel(),)
     lo, hi, g = (x.expand(shape) for x in (lo, hi, g))
@@ -256,7 +262,8 @@ def _gather_quantiles(s, qf, method, nan, in_dtype, res, lerp):
         d = _values(b - a, in_dtype) if in_dtype == torch.uint64 else (b - a).to(in_dtype)
         r = _lerp(_values(a, in_dtype).to(res), _values(b, in_dtype).to(res), g.to(res), d.to(res))
     if inexact:
-        bad = (cnt == 0) if nan else torch.isnan(s[..., -1:])
+        bad = (cnt == 0) if nan else torch.isnan(s).any(-1, keepdim=True)  # (NaN sorts last; s[..., -1:] of a
+        # length read from the data has a size the trace cannot tell is 1)
         r = torch.where(bad, torch.nan, r)
     return r
 

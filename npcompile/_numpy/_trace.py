@@ -62,6 +62,12 @@ def zero_count(n) -> bool:
     return n == 0 if type(n) is int else guard_or_false(n == 0)
 
 
+def maybe_zero(n) -> bool:
+    """A length read from the data (``x[x > 0]``) that may be 0 when the code runs, where the trace cannot tell:
+    the caller's compiled code handles the empty case."""
+    return type(n) is not int and not guard_or_false(n != 0)
+
+
 def runtime_checks(fake_inputs) -> dict[str, tuple[type, str]]:
     """The assertions ``check`` added to the frame that ``fake_inputs`` (a backend's example inputs) trace:
     their text -> (exception type, message).  The dict fills as the backend traces on."""

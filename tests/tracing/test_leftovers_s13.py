@@ -87,3 +87,28 @@ def test_a_long_loop_drawing_from_a_seeded_generator_is_still_outlined():
     report = C.explain(_seeded_long_walk)(np.zeros(3))
     assert report.fallbacks, report
     assert same(report.result, _seeded_long_walk(np.zeros(3)))
+
+
+SELECTION_STATISTICS = {
+    "median": lambda x: np.median(x[x > 0]),
+    "nanmedian": lambda x: np.nanmedian(x[x > 0]),
+    "median_of_ints": lambda x: np.median((x[x > 0] * 10).astype(np.int64)),
+    "median_axis0": lambda x: np.median(x[x > 0].reshape(-1, 1), axis=0),
+    "percentile": lambda x: np.percentile(x[x > 0], 30),
+    "quantiles": lambda x: np.quantile(x[x > 0], [0.2, 0.9]),
+    "quantile_lower": lambda x: np.quantile(x[x > 0], 0.3, method="lower"),
+}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name", list(SELECTION_STATISTICS))
+def test_median_and_quantiles_of_a_selection_trace(name, backend):
+    """Of a selection whose length is read from the data (possibly empty when the code runs): traced, no
+    fallback; an empty one gives NumPy's NaN (median) or IndexError (quantile)."""
+    fn = SELECTION_STATISTICS[name]
+    report = C.explain(fn, backend=backend)(np.array([3.0, -1, 2, 5, 0.5]))
+    assert not report.graph_breaks, report
+    for x in (np.array([3.0, -1, 2, 5, 0.5]), np.array([-1.0, -2]), np.array([4.0]), np.array([1, np.nan, 3]),
+              np.array([2.0, 1, 7, 3])):
+        want, got = _outcome(fn, x), _outcome(report.compiled, x)
+        assert got == want if isinstance(want, tuple) else same(got, want), (x, got, want)
