@@ -420,8 +420,9 @@ class _Backend:
             lean = lean and _numpy_errors(lean, checks)
         devices = _seeding.drawing_devices(gm)
         if devices is not None:
-            compiled = _seeding.seeded(compiled, devices)
-            lean = lean and _seeding.seeded(lean, devices)
+            fresh = _seeding.fresh_only(gm)
+            compiled = _seeding.seeded(compiled, devices, fresh)
+            lean = lean and _seeding.seeded(lean, devices, fresh)
         if lean is not None:
             _lean_graph.attach(compiled, lean)
         return compiled

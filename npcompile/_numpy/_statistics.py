@@ -101,7 +101,7 @@ def _median(a, axis, out, keepdims, nan):
     s, axes, t = _prepare(a, axis, nan)
     acc, res = _mean_dtypes(_dtypes.from_torch(t.dtype), None)
     n = s.shape[-1]
-    if zero_count(s.numel()):  # no values, or no slices (compiled, Inductor's complex add of empty picks fails to build)
+    if zero_count(s.numel()):  # no values or no slices (compiled, Inductor's complex add of empty picks fails to build)
         # (nanmedian of floats: NumPy's nanmean, which warns only for a slice; of integers: its mean, as median)
         if n == 0 and (not nan or not (t.is_floating_point() or t.is_complex()) or math.prod(s.shape[:-1])):
             warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=3)

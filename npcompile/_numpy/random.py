@@ -1085,6 +1085,17 @@ def _into(out, size, shape, d, draw):
     return out
 
 
+class _FreshGenerator(Generator):
+    """``default_rng()`` (no seed: fresh entropy) made inside compiled code: draws from torch's global generator,
+    which the compiled code seeds from the OS's entropy at each call (``npcompile.tracing._seeding``)."""
+
+    def __init__(self):
+        self._gen = None
+
+
+fresh = _FreshGenerator()
+
+
 def default_rng(seed=None, *, device=None):
     """A ``Generator`` on a ``torch.Generator`` seeded from ``seed`` (int, sequence of ints, None for fresh
     entropy, or a Generator, returned as is).  ``device=`` picks the torch device it draws on."""

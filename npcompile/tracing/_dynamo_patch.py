@@ -1296,7 +1296,9 @@ def _seeded_generator(args, kwargs):
         seed = [_constant(a) for a in args] + [_constant(v) for v in kwargs.values()]
     except Exception:
         return None
-    if len(seed) != 1 or seed[0] is None or isinstance(seed[0], (_np.random.Generator, _np.random.BitGenerator)):
+    if not seed or len(seed) == 1 and seed[0] is None:
+        return FreshGeneratorVariable()
+    if len(seed) != 1 or isinstance(seed[0], (_np.random.Generator, _np.random.BitGenerator)):
         return None
     try:
         gen = _np.random.default_rng(*seed)
@@ -1426,6 +1428,42 @@ def _seeded_generator_variable_type():
 
 
 SeededGeneratorVariable = _seeded_generator_variable_type()
+
+
+# ``numpy.random.default_rng()`` (no seed: fresh entropy) made inside the traced function: its draws are the shim's
+# Generator draws in the graph (``random.fresh``), from torch's generator, which ``_seeding`` seeds at each call
+# from the OS's entropy (from NumPy's legacy state where the graph also draws through ``np.random`` functions:
+# one stream per graph).  NumPy defines no values for such a generator, only their distributions.  Returned or
+# kept past a graph break, it becomes a new ``numpy.random.default_rng()``: fresh entropy again.  Draws that
+# write into an array (``shuffle``, ``out=``) or give no array (``bytes``, ``spawn``) break the graph there.
+_FRESH_DRAWS = frozenset(n for n in dir(_np.random.Generator) if not n.startswith("_")
+                         and callable(getattr(_np.random.Generator, n))) - {"shuffle", "bytes", "spawn"}
+
+
+def _fresh_generator_variable_type():
+    from torch._dynamo.exc import unimplemented
+    from torch._dynamo.variables.base import VariableTracker
+
+    class FreshGeneratorVariable(VariableTracker):
+        """A ``numpy.random.Generator`` made without a seed inside the traced code."""
+
+        def python_type(self):
+            return _np.random.Generator
+
+        def call_method(self, tx, name, args, kwargs):
+            if name not in _FRESH_DRAWS or "out" in kwargs:
+                unimplemented(gb_type="npcompile: unseeded generator call", context=f"Generator.{name}",
+                              explanation=f"Generator.{name} of an unseeded generator runs in real NumPy", hints=[])
+            return SeededGeneratorVariable._node(tx, getattr(_shim().random.fresh, name), args, kwargs)
+
+        def reconstruct(self, codegen):
+            codegen.add_push_null(lambda: codegen.load_import_from("numpy.random", "default_rng"))
+            codegen.call_function(0, False)
+
+    return FreshGeneratorVariable
+
+
+FreshGeneratorVariable = _fresh_generator_variable_type()
 
 
 # --------------------------------------------------------------------------------------------------------------

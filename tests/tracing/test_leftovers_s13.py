@@ -112,3 +112,43 @@ def test_median_and_quantiles_of_a_selection_trace(name, backend):
               np.array([2.0, 1, 7, 3])):
         want, got = _outcome(fn, x), _outcome(report.compiled, x)
         assert got == want if isinstance(want, tuple) else same(got, want), (x, got, want)
+
+
+def _unseeded_draws(x):
+    rng = np.random.default_rng()
+    return x + rng.standard_normal(x.shape), rng.integers(0, 10, size=1000), rng.random(), rng.normal(x, 0.5)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_unseeded_generator_traces_with_fresh_entropy_per_call(backend):
+    """``default_rng()`` inside compiled code is one graph (it was a graph break, its draws NumPy's); each call
+    draws anew, whatever NumPy's global seed, and leaves NumPy's global state alone, as NumPy does."""
+    x = np.arange(4.0)
+    report = C.explain(_unseeded_draws, backend=backend)(x)
+    assert report.graph_count == 1 and not report.graph_breaks, report
+    f = report.compiled
+    np.random.seed(1)
+    first = f(x)
+    after_first = np.random.random()
+    np.random.seed(1)
+    second = f(x)
+    assert np.random.random() == after_first == np.random.RandomState(1).random_sample()
+    assert not np.array_equal(first[0], second[0]) and not np.array_equal(first[3], second[3])
+    want = _unseeded_draws(x)
+    for got, ref in zip(first, want):
+        assert type(got) is type(ref) and np.asarray(got).dtype == np.asarray(ref).dtype
+        assert np.shape(got) == np.shape(ref)
+    assert first[1].min() >= 0 and first[1].max() <= 9 and len(np.unique(first[1])) == 10
+    assert 0 <= first[2] < 1
+
+
+def _many_normals_and_the_generator():
+    rng = np.random.default_rng()
+    return rng.standard_normal(100_000), rng
+
+
+def test_an_unseeded_generators_draws_have_their_distribution_and_it_returns_as_numpys():
+    z, rng = C.compile(_many_normals_and_the_generator, backend="eager", fullgraph=True)()
+    assert abs(z.mean()) < 0.02 and abs(z.std() - 1) < 0.02  # (over 5 standard errors each)
+    assert abs(np.mean(z < -1.0) - 0.15865525) < 0.006
+    assert type(rng) is np.random.Generator
