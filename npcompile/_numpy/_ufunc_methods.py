@@ -318,6 +318,66 @@ def _scalar_initial(initial, loop_dtype, device):
     return as_element(initial, loop_dtype, device)
 
 
+_HALF_STEP_OPS = {"add": torch.sum, "multiply": torch.prod}
+_HALF_UNROLL = 64  # most float16 accumulator steps traced into a graph (an op each); beyond, NumPy runs the call
+_BUFSIZE = 8192  # NumPy's iterator buffer, in elements
+
+
+def _half_steps(uf, t, axes, mask, init):
+    """A float16 sum or product in NumPy's rounding, keeping dims, or None where NumPy's is one float32 pass per
+    result.  NumPy's iterator walks ``t`` in memory order: its inner loop reduces the innermost dims, when reduced,
+    in float32, and each outer step adds that into a float16 accumulator, rounding: a column sum of 5000 float16
+    ones is 2048 in NumPy, not 5000 (and ``initial=`` is such a step).  Its products multiply each inner run in
+    order, and where the inner dims do not coalesce into one run of memory and hold more than a buffer, or with
+    ``where=``, its buffered loops round at other points.  Eagerly NumPy's own loop computes all of these on a
+    host view (exact, and far faster than a torch op per step); traced, the steps of an exact case unroll into the
+    graph (a few only: beyond, NumPy runs the call); with gradients they run here, in torch's float32 order."""
+    if t.dtype != torch.float16:  # cast element by element in NumPy's buffers first
+        if _tracing(t):
+            raise UnsupportedFeature(f"{uf.__name__}.reduce of {t.dtype} into float16 in NumPy's rounding order")
+        if not t.requires_grad:
+            return _host_reduce(uf, t, axes, mask, init)
+        t = t.to(torch.float16)
+    dims = sorted((d for d in range(t.ndim) if t.shape[d] != 1), key=lambda d: -abs(t.stride(d)))
+    inner = []
+    for d in reversed(dims):
+        if d not in axes:
+            break
+        inner.append(d)
+    outer = [d for d in dims if d in axes and d not in inner]
+    one_run = all(t.stride(d) == t.stride(i) * t.shape[i] for i, d in zip(inner, inner[1:]))
+    exact = uf.__name__ == "add" and mask is None and (one_run or math.prod(t.shape[d] for d in inner) <= _BUFSIZE)
+    if exact and not outer and init is None:
+        return None
+    if not (_tracing(t) or t.requires_grad):
+        return _host_reduce(uf, t, axes, mask, init)
+    steps = math.prod(t.shape[d] for d in outer)
+    if _tracing(t) and not (exact and steps <= _HALF_UNROLL):
+        raise UnsupportedFeature(f"float16 {uf.__name__}.reduce in NumPy's rounding order (a product, where=, "
+                                 f"strided inner axes or {steps} steps)")
+    add, x = uf.__name__ == "add", t.to(torch.float32)
+    if mask is not None:
+        x = torch.where(mask, x, float(uf.identity))
+    for d in inner:
+        x = _HALF_STEP_OPS[uf.__name__](x, d, keepdim=True)
+    kept = [d for d in range(t.ndim) if d not in axes]
+    x = x.permute(outer + kept + [d for d in range(t.ndim) if d in axes and d not in outer])
+    x = x.reshape(steps, *(t.shape[d] for d in kept))
+    acc = x[0] if init is None else init.float() + x[0] if add else init.float() * x[0]
+    for i in range(1, steps):
+        acc = acc.to(torch.float16).float() + x[i] if add else acc.to(torch.float16).float() * x[i]
+    return acc.to(torch.float16).reshape(_keep_shape(t.shape, axes))
+
+
+def _host_reduce(uf, t, axes, mask, init):
+    """``uf.reduce`` in float16 computed by NumPy itself, on a host view of ``t``."""
+    kw = {} if mask is None else {"where": torch.broadcast_to(mask, t.shape).cpu().numpy()}
+    if init is not None:
+        kw["initial"] = init.item()
+    r = uf._np.reduce(t.cpu().numpy(), axis=tuple(axes), dtype=_np.float16, keepdims=True, **kw)
+    return torch.from_numpy(_np.asarray(r)).to(t.device)
+
+
 def reduce_tensor(uf, t, axes, loop, mask=None, initial=_NoValue, keepdims=True):
     """``uf.reduce`` of tensor ``t`` over normalized ``axes`` in NumPy loop ``loop``."""
     name, acc = uf.__name__, _dtypes.to_torch(loop[0])
@@ -325,6 +385,10 @@ def reduce_tensor(uf, t, axes, loop, mask=None, initial=_NoValue, keepdims=True)
         raise ValueError(f"reduction operation '{name}' is not reorderable, so at most one axis may be specified")
     init = None if initial is _NoValue or initial is None else _scalar_initial(initial, loop[0], t.device)
     n = math.prod(t.shape[d] for d in axes)
+    if acc == torch.float16 and name in _HALF_STEP_OPS and axes and not zero_count(n):
+        r = _half_steps(uf, t, axes, mask, init)
+        if r is not None:
+            return r if keepdims else r.squeeze(axes)
     if mask is None and init is None and axes and name in _FAST and not zero_count(n):  # the common case: one
         if uf.identity is None:  # torch reduction
             nonempty(n, name)

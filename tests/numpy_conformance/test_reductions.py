@@ -1,5 +1,6 @@
 """Differential tests of the reductions (sum ... nancumprod) against NumPy."""
 
+import itertools
 import warnings
 
 import numpy
@@ -512,3 +513,36 @@ def test_complex_out_var_without_dof(name, dt, ddof):
     assert got.dtype == exp.dtype and got.shape == exp.shape
     for part in ("real", "imag"):
         numpy.testing.assert_allclose(getattr(got, part), getattr(exp, part), rtol=1e-6, equal_nan=True)
+
+
+def _half_layouts():
+    """float16 arrays in the layouts that decide where NumPy rounds: C and F order, permuted, and sliced views
+    whose inner axes do not coalesce (above and below NumPy's 8192-element buffer)."""
+    rng = numpy.random.default_rng(7)
+    y = rng.random((20, 30, 7)).astype(numpy.float16)
+    big = rng.random((12, 300, 70)).astype(numpy.float16)
+    return {"C": y, "F": numpy.asfortranarray(y), "permuted": y.transpose(2, 0, 1), "sliced": y[:, ::2],
+            "sliced inner": y[:, :, 1:], "big sliced": big[:, ::2], "ones": numpy.ones((5000, 3), numpy.float16)}
+
+
+@pytest.mark.parametrize("layout", list(_half_layouts()))
+@pytest.mark.parametrize("fn", ["sum", "prod"])
+def test_float16_sum_and_prod_round_where_numpy_does(layout, fn):
+    """NumPy adds each outer step of a float16 reduction into a float16 accumulator (a column sum of 5000 ones is
+    2048), and its own buffering decides the rest: every axis combination, with initial=, where= and keepdims, equal
+    to NumPy's bit for bit."""
+    a = _half_layouts()[layout]
+    if fn == "prod":
+        a = a * numpy.float16(0.3) + numpy.float16(0.85)
+    for k in range(a.ndim + 1):
+        for axis in itertools.combinations(range(a.ndim), k):
+            for kw in ({}, {"initial": numpy.float16(2.5)}, {"where": a > 0.9}, {"keepdims": True}):
+                assert_matches(lambda xp, a: getattr(xp, fn)(a, axis, **kw), a, rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("kind", ["float32", "int8"])
+def test_sum_into_float16_rounds_as_numpy(kind):
+    """dtype=float16 on another input: NumPy casts each element, then rounds as for a float16 input."""
+    a = (numpy.random.default_rng(3).random((300, 4)) * 100).astype(kind)
+    for axis in (0, 1, None):
+        assert_matches(lambda xp, a: xp.sum(a, axis, dtype=xp.float16), a, rtol=0, atol=0)
