@@ -6,6 +6,7 @@ import pytest
 import torch
 
 import npcompile
+from npcompile.tracing._dynamo_patch import _torch_version
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
@@ -14,8 +15,11 @@ def _column_sums(x):
     return np.sum(x, axis=0) * np.float16(2), x.sum(axis=(0, 2)) if x.ndim == 3 else x.sum(axis=1)
 
 
-@pytest.mark.parametrize("backend, shape", [("aot_eager", (40, 6)), ("aot_eager", (12, 5, 9)),
-                                            ("inductor", (12, 5, 9))])  # (its float16 casts emulated: config)
+_INDUCTOR = pytest.param("inductor", (12, 5, 9), marks=pytest.mark.xfail(
+    _torch_version() < (2, 13), strict=True, reason="torch 2.11's C++ code ignores emulate_precision_casts (README)"))
+
+
+@pytest.mark.parametrize("backend, shape", [("aot_eager", (40, 6)), ("aot_eager", (12, 5, 9)), _INDUCTOR])
 def test_short_outer_axis_traces_in_numpys_rounding(backend, shape):
     x = (np.random.default_rng(0).random(shape) * 100).astype(np.float16)
     report = npcompile.explain(_column_sums)(x)
