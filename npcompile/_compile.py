@@ -131,15 +131,24 @@ _read_only = _np.broadcast_to
 
 
 def _argument_tag(x, args, kwargs):
-    """``(_ARG_TAG, position or name)`` when ``x`` is one of the arguments, else None.  Traced, identity is the
+    """``(_ARG_TAG, position or name[, index or key])`` when ``x`` is one of the arguments, or an element of a
+    list, tuple or dict argument (one level, small containers), else None: returned, it is the caller's object
+    (``f(d)`` returning ``d["a"]`` gives that array, also when ``f`` put it there).  Traced, identity is the
     arguments' (fake tensors', Dynamo's containers') identity: these loops fold to a constant answer."""
-    for i, a in enumerate(args):
+    named = (*enumerate(args), *kwargs.items())
+    for key, a in named:
         if x is a:
-            return (_ARG_TAG, i)
-    for k, v in kwargs.items():
-        if x is v:
-            return (_ARG_TAG, k)
+            return (_ARG_TAG, key)
+    for key, a in named:
+        ta = type(a)
+        if (ta is list or ta is tuple or ta is dict) and len(a) <= _CONTAINER_SEARCH:
+            for k, e in (a.items() if ta is dict else enumerate(a)):
+                if x is e:
+                    return (_ARG_TAG, key, k)
     return None
+
+
+_CONTAINER_SEARCH = 32  # most elements of a container argument searched for a returned array (traced: unrolled)
 
 
 def _pack(x, args, kwargs):
@@ -292,10 +301,11 @@ def _unpack_out(x, args, kwargs, io):
     if tx is _Tensor:
         return _tensor_to_numpy(x, io)
     if tx is tuple:
-        if len(x) == 2 and type(x[0]) is str:
+        if 2 <= len(x) <= 3 and type(x[0]) is str:
             if x[0] == _ARG_TAG:
                 k = x[1]
-                return args[k] if type(k) is int else kwargs[k]
+                a = args[k] if type(k) is int else kwargs[k]
+                return a if len(x) == 2 else a[x[2]]
             if x[0] == _TENSOR_TAG and isinstance(x[1], _Tensor):
                 return x[1]
             if x[0] == _READ_ONLY_TAG and isinstance(x[1], (_Tensor, tuple)):  # (tuple: a 0-d array's mark)

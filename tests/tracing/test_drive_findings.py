@@ -255,6 +255,29 @@ def test_returned_argument_containers_are_the_callers(backend):
         assert same(got[2], [items[0] * 2])
 
 
+@pytest.mark.parametrize("backend", ["eager", "aot_eager"])
+def test_returned_elements_of_argument_containers_are_the_callers(backend):
+    """An array returned from a list, tuple or dict argument is the caller's object (it was a new view of it),
+    also one the function put there; one it took out before replacing it is a view with its values."""
+    def pick(d, items, pair):
+        d["b"] = d["a"] + 1
+        return d["a"], items[1], pair[0], d["b"], d["a"] * 2
+
+    def swap(items):
+        x = items[0]
+        items[0] = np.zeros(2)
+        return x
+
+    for _ in range(2):
+        d, items, pair = {"a": np.arange(3.0)}, [np.ones(2), np.zeros(2)], (np.full(2, 5.0),)
+        got = C.compile(pick, backend=backend)(d, items, pair)
+        assert got[0] is d["a"] and got[1] is items[1] and got[2] is pair[0] and got[3] is d["b"]
+        assert same(got[3], np.arange(3.0) + 1) and same(got[4], np.arange(3.0) * 2)
+        items = [np.ones(2)]
+        x = C.compile(swap, backend=backend)(items)
+        assert same(x, np.ones(2)) and same(items[0], np.zeros(2)) and x is not items[0]
+
+
 def test_new_compiled_arrays_are_views_of_their_tensors():
     """README deviation: a new array from compiled code is a view of the tensor holding its memory (no copy on the
     way out), so its ``base`` is that tensor (NumPy: None) and it owns no data; it is writeable and shares nothing
