@@ -20,7 +20,7 @@ from hypothesis.extra import numpy as hnp
 import npcompile._numpy as shim
 from npcompile._errors import UnsupportedFeature
 from npcompile._numpy._ufuncs import UFUNCS
-from tests.numpy_conformance.harness import assert_matches, to_shim
+from tests.numpy_conformance.harness import COMPILED, _kind, _other_side, assert_matches, to_shim
 from tests.numpy_conformance.strategies import ALL, arrays, dtypes
 
 # One entry per ufunc object (aliases such as ``abs`` share NumPy's own name's object).
@@ -89,7 +89,10 @@ def _close_real(got, exp, dtype, exact, what, zero_signs=True, scale=None):
 
 
 def assert_same_array(got, exp, name, what="result", complex_inputs=False):
-    assert isinstance(got, shim.ndarray), f"{what}: expected an array, got {type(got).__name__}"
+    if COMPILED:  # NumPy's objects: a scalar where NumPy's is one
+        assert _kind(got) == _kind(exp), f"{what}: a {_kind(got)}, NumPy gives a {_kind(exp)}"
+    else:
+        assert isinstance(got, shim.ndarray), f"{what}: expected an array, got {type(got).__name__}"
     g = numpy.asarray(got)
     exp = numpy.asarray(exp)
     assert g.dtype == exp.dtype, f"{what}: dtype {g.dtype} != NumPy's {exp.dtype}"
@@ -109,9 +112,10 @@ def assert_same_array(got, exp, name, what="result", complex_inputs=False):
 
 
 def check(name, *args, **kwargs):
-    """Call ufunc ``name`` in NumPy and in the shim with the same (NumPy-side) arguments and compare."""
+    """Call ufunc ``name`` in NumPy and in the shim (compiled mode: NumPy's, compiled) with the same (NumPy-side)
+    arguments and compare."""
     np_uf = getattr(numpy, name)
-    sh_uf = getattr(shim, name)
+    sh_uf, to_shim = _other_side(lambda xp, *a, **k: getattr(xp, name)(*a, **k))
     try:
         with numpy.errstate(all="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore")
