@@ -580,8 +580,21 @@ _UNCOMPILED = torch._dynamo.types.ConvertFrameReturn(apply_to_code=False)
 def _errors_checked() -> bool:
     """NumPy's floating-point error state asks for checks ('raise', 'call'), which compiled code makes none of: a
     ``with np.errstate(divide="raise")`` block runs in Python (``_patch._quiet_errstate``), and a frame it calls
-    must then run in real NumPy, not compiled (``f(a, b)`` inside it returned ``a // 0`` unchecked)."""
-    return any(m in ("raise", "call") for m in _np.geterr().values())
+    must then run in real NumPy, not compiled (``f(a, b)`` inside it returned ``a // 0`` unchecked); so must a
+    compiled function called while that state holds (its cached code is called without our frame callback)."""
+    state = _ERROR_STATE.get() if _ERROR_STATE is not None else None
+    if state is not None and state is _quiet_error_state[0]:
+        return False
+    checked = any(m in ("raise", "call") for m in _np.geterr().values())
+    if not checked:
+        _quiet_error_state[0] = state
+    return checked
+
+
+# NumPy keeps its error state in a context variable that errstate and seterr replace: the last value known to ask
+# for no checks makes the per-call test one lookup (np.geterr() costs 0.5 us).
+_ERROR_STATE = getattr(_np._core._multiarray_umath, "_extobj_contextvar", None)
+_quiet_error_state = [None]
 
 
 def _graph_break_reasons():
@@ -698,6 +711,8 @@ def _make_wrapper(state: _Compiled):
     def npcompiled(*args, **kwargs):
         if state.numpy_driver is not None:
             return state.numpy_driver(*args, **kwargs)
+        if _errors_checked():
+            return fn(*args, **kwargs)
         if not config.trace_numpy and not _has_tensor(args, kwargs):
             return fn(*args, **kwargs)
         user_kwargs = kwargs

@@ -64,3 +64,22 @@ def test_complex_constant_keeps_a_negative_zero_imaginary_part():
     got, exp = npcompile.compile(f, backend="eager")(v), f(v)
     assert type(got) is type(exp) and got == exp
     assert np.signbit(got.imag) == np.signbit(exp.imag)
+
+
+def test_compiled_function_called_under_a_raising_error_state():
+    """A function compiled under the default modes and called again inside ``np.errstate(divide="raise")`` (or
+    after ``np.seterr``) raises as NumPy does: its cached code makes no checks, so that call runs in real NumPy;
+    outside the block it runs compiled again."""
+    c = npcompile.compile(lambda a, b: np.divide(a, b) + 1, backend="eager")
+    a, zero = np.array([1.0, 2.0]), np.zeros(2)
+    with np.errstate(divide="ignore"):
+        np.testing.assert_array_equal(c(a, zero), [np.inf, np.inf])
+    with np.errstate(divide="raise"):
+        assert _outcome(c, a, zero) is FloatingPointError
+    old = np.seterr(divide="raise")
+    try:
+        assert _outcome(c, a, zero) is FloatingPointError
+    finally:
+        np.seterr(**old)
+    with np.errstate(divide="ignore"):
+        np.testing.assert_array_equal(c(a, zero), [np.inf, np.inf])
