@@ -35,6 +35,15 @@ def test_call_inside_raising_errstate_is_checked(name):
     np.testing.assert_array_equal(npcompile.compile(f, backend="eager")(a, ok), f(a, ok), strict=True)
 
 
+def _outcome_after_seterr(fn, *args):
+    """``_outcome`` under NumPy's global mode ``np.seterr(divide="raise")`` (no context block)."""
+    old = np.seterr(divide="raise")
+    try:
+        return _outcome(fn, *args)
+    finally:
+        np.seterr(**old)
+
+
 def test_global_raise_mode_before_the_first_call():
     """``np.seterr(divide="raise")`` before the first call: that call runs in real NumPy (and raises); later calls
     under the default modes are compiled."""
@@ -43,11 +52,7 @@ def test_global_raise_mode_before_the_first_call():
     def f(a, b):
         return np.floor_divide(a, b) * 2
     c = npcompile.compile(f, backend="eager")
-    old = np.seterr(divide="raise")
-    try:
-        assert _outcome(c, a, b) is FloatingPointError
-    finally:
-        np.seterr(**old)
+    assert _outcome_after_seterr(c, a, b) is FloatingPointError
     with np.errstate(divide="ignore"):
         np.testing.assert_array_equal(c(a, b), f(a, b), strict=True)
 
@@ -76,10 +81,6 @@ def test_compiled_function_called_under_a_raising_error_state():
         np.testing.assert_array_equal(c(a, zero), [np.inf, np.inf])
     with np.errstate(divide="raise"):
         assert _outcome(c, a, zero) is FloatingPointError
-    old = np.seterr(divide="raise")
-    try:
-        assert _outcome(c, a, zero) is FloatingPointError
-    finally:
-        np.seterr(**old)
+    assert _outcome_after_seterr(c, a, zero) is FloatingPointError
     with np.errstate(divide="ignore"):
         np.testing.assert_array_equal(c(a, zero), [np.inf, np.inf])
