@@ -108,13 +108,14 @@ def assert_same(expected, actual, rtol=None, atol=None, path="result"):
         assert actual == expected or (actual != actual and expected != expected), f"{path}: {actual!r} != {expected!r}"
 
 
-def _leaves(x):
+def leaves(x):
+    """The values in a result or an argument list, nested tuples, lists and dicts walked through."""
     if isinstance(x, (tuple, list)):
         for v in x:
-            yield from _leaves(v)
+            yield from leaves(v)
     elif isinstance(x, dict):
         for v in x.values():
-            yield from _leaves(v)
+            yield from leaves(v)
     else:
         yield x
 
@@ -123,7 +124,7 @@ def _same_memory_relations(expected, actual, np_args, other_args):
     """Each result array shares memory with each argument array where NumPy's does (so a write through one
     reaches the other, or not, alike) and is writeable where NumPy's is.  NumPy's results with negative strides
     are copies here (a documented deviation)."""
-    for i, (e, a) in enumerate(zip(_leaves(expected), _leaves(actual))):
+    for i, (e, a) in enumerate(zip(leaves(expected), leaves(actual))):
         if not isinstance(e, numpy.ndarray) or e.size == 0 or any(s < 0 for s in e.strides):
             continue
         assert bool(a.flags.writeable) == bool(e.flags.writeable), f"result {i}: writeable {a.flags.writeable}"

@@ -17,6 +17,7 @@ from hypothesis import Phase, given, settings, strategies as st
 import npcompile
 from npcompile import _compile as C
 from npcompile.tracing._dynamo_patch import NESTED_GRAPH_BREAKS
+from tests.numpy_conformance.harness import leaves
 
 from .conftest import same
 
@@ -48,14 +49,6 @@ def _fresh(x):
     return copy.copy(x)
 
 
-def _leaves(x):
-    if isinstance(x, (list, tuple)):
-        return [v for e in x for v in _leaves(e)]
-    if isinstance(x, dict):
-        return [v for e in x.values() for v in _leaves(e)]
-    return [x]
-
-
 def _forward(a):
     return all(s >= 0 for s, n in zip(a.strides, a.shape) if n > 1)
 
@@ -64,9 +57,9 @@ def _relations(result, args, kwargs):
     """For each array in ``result``: which array arguments it is, which it shares memory with, and whether it is
     writeable.  (Negative steps are README deviations: a view with one is a copy when compiled, and an argument
     with one is compiled on a copy, which decides what views it.)"""
-    ins = [a for a in _leaves((args, kwargs)) if isinstance(a, np.ndarray)]
+    ins = [a for a in leaves((args, kwargs)) if isinstance(a, np.ndarray)]
     out = []
-    for r in _leaves(result):
+    for r in leaves(result):
         if isinstance(r, np.ndarray):
             out.append((tuple(j for j, a in enumerate(ins) if r is a),
                         tuple(j for j, a in enumerate(ins) if _forward(r) and _forward(a) and np.shares_memory(r, a)),
@@ -108,7 +101,7 @@ def check(fn, calls, backend="eager", **options):
             assert isinstance(got, type(want)), (where, got, want)
             continue
         assert same(got, want), (where, got, want)
-        assert same(_leaves((a_c, k_c)), _leaves((a_np, k_np))), (where, "writes into the arguments")
+        assert same(list(leaves((a_c, k_c))), list(leaves((a_np, k_np)))), (where, "writes into the arguments")
         assert _relations(got, a_c, k_c) == _relations(want, a_np, k_np), (where, "results vs arguments")
     return f
 

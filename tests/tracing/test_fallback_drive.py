@@ -17,6 +17,7 @@ from hypothesis.extra import numpy as hnp
 
 import npcompile
 from npcompile import _compile as C
+from tests.numpy_conformance.harness import leaves
 
 pytestmark = [pytest.mark.filterwarnings("ignore::PendingDeprecationWarning"),
               pytest.mark.filterwarnings("ignore::DeprecationWarning")]
@@ -101,14 +102,7 @@ def _obj_eq(a, b):
 
 def _arrays(x):
     """The arrays in a result or an argument list, nested ones included."""
-    if isinstance(x, np.ndarray):
-        yield x
-    elif isinstance(x, (tuple, list)):
-        for y in x:
-            yield from _arrays(y)
-    elif isinstance(x, dict):
-        for y in x.values():
-            yield from _arrays(y)
+    return (v for v in leaves(x) if isinstance(v, np.ndarray))
 
 
 def _sharing(outs, ins):
