@@ -15,7 +15,7 @@ VIEWS = {aten.view.default, aten.reshape.default, aten.unsqueeze.default, aten.s
 class GraphPass(CustomGraphPass):
     """A post-grad pass of ours: ``run`` rewrites the graph after ``first`` (another pass of ours, or None) has
     run; Inductor has one slot per stage, and torch 2.11 takes no list there.  ``uuid``, which Inductor's
-    compiled-graph cache keys on, is a hash of our sources."""
+    compiled-graph cache keys on, is a hash of our sources and the CPU's vector instruction set."""
 
     def __init__(self, first: "GraphPass | None" = None):
         self.first = first
@@ -33,9 +33,14 @@ class GraphPass(CustomGraphPass):
                 self.rewrite(graph, node, *plan)
 
     def uuid(self):
+        """Inductor's cache key leaves out the vector ISA that the C++ was generated for: a compile run under
+        ``ATEN_CPU_CAPABILITY=default`` (or avx2) stored scalar (or AVX2) kernels that every later process on
+        the machine then loaded (polynomial: 0 vector loops instead of one AVX-512 pass), and a cache directory
+        shared with an older CPU would hand it AVX-512 code.  Our passes run on every CPU graph of ours, so the
+        capability ATen runs at is part of their id (Inductor picks its ISA from the same setting)."""
         from . import code_version
 
-        return code_version()
+        return code_version(), torch.backends.cpu.get_cpu_capability()
 
 
 def reduction_args(node, targets):

@@ -69,3 +69,25 @@ def test_inductor_settings_are_scoped():
     assert opts["fallback_random"] is True
     assert "fallback_random" not in inductor_options(device_type="cuda")
     assert inductor_options({"fallback_random": False})["fallback_random"] is False
+
+
+@pytest.mark.inductor
+def test_cached_kernels_are_not_reused_for_another_vector_isa(monkeypatch):
+    """Inductor's cache key leaves out the vector ISA its C++ was written for: one compile under
+    ATEN_CPU_CAPABILITY=default (simulated: no vector ISA, capability DEFAULT) stored scalar kernels that later
+    processes with AVX-512 loaded.  Our compiles key on the capability too, so the second compile is fresh."""
+    from torch._inductor import cpu_vec_isa
+    from torch._inductor.utils import fresh_cache, run_and_get_code
+
+    if not cpu_vec_isa.pick_vec_isa():
+        pytest.skip("this CPU has no vector ISA Inductor uses")
+    x = np.arange(1000.0)
+    with fresh_cache():
+        with monkeypatch.context() as m:
+            m.setattr(cpu_vec_isa, "pick_vec_isa", lambda: cpu_vec_isa.invalid_vec_isa)
+            m.setattr(torch.backends.cpu, "get_cpu_capability", lambda: "DEFAULT")
+            got, scalar = run_and_get_code(C.compile(lambda a: a * 2.5 + 1.0), x)
+        torch._dynamo.reset()
+        again, vector = run_and_get_code(C.compile(lambda a: a * 2.5 + 1.0), x)
+    assert same(got, x * 2.5 + 1.0) and same(again, x * 2.5 + 1.0)
+    assert "at::vec" not in "".join(scalar) and "at::vec" in "".join(vector)
