@@ -24,7 +24,7 @@ from ._trace import check, is_tracing, traced_int, zero_count
 from ._ndarray import as_array0d, is_array0d, is_scalar, ndarray, view_of, wrap
 from ._normalize import (
     ArrayLike, OutArray, as_tensor, broadcast_shape, cast, check_out, copy_to_out, normalize_axis_index, normalizer,
-    python_scalar,
+    python_scalar, python_value,
 )
 
 __all__ = ["take", "put", "take_along_axis", "put_along_axis", "choose", "compress", "where", "select", "nonzero",
@@ -570,25 +570,6 @@ def _last_wins(idx, sizes, val):
     return [i.reshape(-1)[order] for i in idx], val.reshape((n,) + tuple(val.shape[nb:]))[last]
 
 
-def _python_value(x, d: _np.dtype):
-    """A Python scalar converted for dtype ``d`` as NumPy's assignment does (OverflowError for out-of-range
-    integers, ValueError for NaN into integers, TypeError for complex into int/float)."""
-    k = d.kind
-    if k in "iu":
-        if type(x) is builtins.complex:
-            raise TypeError("int() argument must be a string, a bytes-like object or a real number, not 'complex'")
-        x = builtins.int(x)
-        info = _np.iinfo(d)
-        if not info.min <= x <= info.max:
-            raise OverflowError(f"Python integer {x} out of bounds for {d}")
-        return x
-    if k == "f":
-        if type(x) is builtins.complex:
-            raise TypeError("float() argument must be a string or a real number, not 'complex'")
-        return builtins.float(x)
-    return builtins.bool(x) if k == "b" else builtins.complex(x)
-
-
 _NARROW_MAX = {torch.float16: float(_np.finfo(_np.float16).max), torch.float32: float(_np.finfo(_np.float32).max),
                torch.complex64: float(_np.finfo(_np.float32).max)}
 
@@ -597,7 +578,7 @@ def _fill_value(x, td: torch.dtype):
     """A Python scalar converted for the fill ops (``fill_``, ``masked_fill_``...) into dtype ``td``, NumPy's
     conversion errors raised; None where their checked conversion refuses what NumPy rounds (a float beyond a
     narrow float's range becomes inf in NumPy: then a tensor of the value is written instead)."""
-    x = _python_value(x, _dtypes.from_torch(td))
+    x = python_value(x, _dtypes.from_torch(td))
     big = _NARROW_MAX.get(td)
     return x if big is None or abs(x) < big else None
 
@@ -608,7 +589,7 @@ def _value_tensor(value, td: torch.dtype, element: bool) -> torch.Tensor:
     if element and isinstance(value, (list, tuple, ndarray, _np.ndarray, torch.Tensor)):
         value = _element_value(value, d)
     if type(value) in _PY_SCALARS:
-        return torch.tensor(_python_value(value, d), dtype=td)
+        return torch.tensor(python_value(value, d), dtype=td)
     if isinstance(value, (list, tuple)) and _pure_python(value):
         try:
             return as_tensor(_np.asarray(value, dtype=d))  # NumPy's own per-element conversion and errors
@@ -1413,7 +1394,7 @@ class _Concatenator:
             raise ValueError("need at least one array to concatenate")
         d = _dtypes.result_type(*raw)
         td = _dtypes.to_torch(d)
-        ts = [torch.full_like(t, _python_value(item, d), dtype=td) if type(item) in _PY_SCALARS else t.to(td)
+        ts = [torch.full_like(t, python_value(item, d), dtype=td) if type(item) in _PY_SCALARS else t.to(td)
               for t, item in pieces]
         return wrap(torch.cat([_dtypes.movable(t) for t in ts], normalize_axis_index(axis, ts[0].ndim)).view(td))
 

@@ -131,35 +131,18 @@ def as_tensor(x) -> torch.Tensor:
 
 def as_element(initial, loop_dtype, device=None):
     """``initial`` as NumPy sets it into one element of ``loop_dtype`` (a reduction's ``initial=``,
-    ``ndarray.fill``), as a 0-D tensor: a 0-D array casts unsafely; into an integer dtype a Python float (a
-    NumPy float scalar too, into a signed one) converts with ``int()`` (NaN: ValueError, infinities and values
-    out of range: OverflowError) and a sequence is a TypeError; an array of one or more dims is a ValueError
-    (a TypeError into complex; bool takes anything by its truth); a Python complex into a real dtype is a
-    TypeError."""
+    ``ndarray.fill``), as a 0-D tensor: a Python scalar as ``python_value`` converts it, a NumPy float scalar
+    into a signed integer dtype too; a 0-D array casts unsafely; into an integer dtype a sequence is a TypeError;
+    an array of one or more dims is a ValueError (a TypeError into complex; bool takes anything by its truth)."""
     initial = traced_int(initial, loop_dtype)
     kind = loop_dtype.kind
-    if kind in "iuf" and type(initial) is complex:
-        raise TypeError("int() argument must be a string, a bytes-like object or a real number, not 'complex'"
-                        if kind in "iu" else "float() argument must be a string or a real number, not 'complex'")
-    if kind in "iu":
-        if isinstance(initial, (list, tuple)):
-            raise TypeError("int() argument must be a string, a bytes-like object or a real number, not "
-                            f"'{type(initial).__name__}'")
-        if kind == "i":  # (NumPy casts its own scalars into an unsigned dtype)
-            initial = python_scalar(initial)
-        f = float(initial) if type(initial) is float else None
-        if f is not None:
-            if math.isnan(f):
-                raise ValueError("cannot convert float NaN to integer")
-            if math.isinf(f):
-                raise OverflowError("cannot convert float infinity to integer")
-            initial = int(f)
-            if not -2**63 <= initial < (2**64 if kind == "u" else 2**63):
-                raise OverflowError("Python int too large to convert to C long")
-        if type(initial) is int:
-            info = _np.iinfo(loop_dtype)
-            if not info.min <= initial <= info.max:
-                raise OverflowError(f"Python integer {initial} out of bounds for {loop_dtype}")
+    if kind == "i":  # (NumPy casts its own scalars into an unsigned dtype)
+        initial = python_scalar(initial)
+    if type(initial) in _PYTHON_SCALARS:
+        initial = python_value(initial, loop_dtype)
+    elif kind in "iu" and isinstance(initial, (list, tuple)):
+        raise TypeError("int() argument must be a string, a bytes-like object or a real number, not "
+                        f"'{type(initial).__name__}'")
     v = as_tensor(initial)
     if v.ndim and kind == "c":
         raise TypeError("complex() first argument must be a string or a number, not "
@@ -167,6 +150,33 @@ def as_element(initial, loop_dtype, device=None):
     if v.numel() != 1 or (v.ndim and kind != "b"):
         raise ValueError("setting an array element with a sequence.")
     return v.reshape(()).to(device=device, dtype=_dtypes.to_torch(loop_dtype))
+
+
+_PYTHON_SCALARS = frozenset({bool, int, float, complex})
+
+
+def python_value(x, d: _np.dtype):
+    """The Python scalar ``x`` converted for one element of dtype ``d`` as NumPy converts it there (assignment,
+    ``fill``, a reduction's ``initial``): into an integer dtype through ``int()`` (NaN: ValueError, infinity:
+    OverflowError), beyond a C long (an unsigned long for uint32 and uint64) or outside the dtype's range
+    OverflowError, with NumPy's two messages; a complex into a real dtype TypeError; into a float, complex or bool
+    dtype any int (2**64 too) by its value."""
+    k = d.kind
+    if k in "iu":
+        if type(x) is complex:
+            raise TypeError("int() argument must be a string, a bytes-like object or a real number, not 'complex'")
+        x = int(x)
+        if not -2**63 <= x < (2**64 if k == "u" and d.itemsize >= 4 else 2**63):  # (NumPy: C long, unsigned long)
+            raise OverflowError("Python int too large to convert to C long")
+        info = _np.iinfo(d)
+        if not info.min <= x <= info.max:
+            raise OverflowError(f"Python integer {x} out of bounds for {d}")
+        return x
+    if k == "f":
+        if type(x) is complex:
+            raise TypeError("float() argument must be a string or a real number, not 'complex'")
+        return float(x)
+    return bool(x) if k == "b" else complex(x)
 
 
 def python_scalar(x):

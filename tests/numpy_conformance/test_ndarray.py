@@ -345,6 +345,26 @@ def test_fill_sets_one_element(dt, value):
         assert_matches(lambda xp, a: (a.fill(value), a)[1], numpy.ones(3, dt))
 
 
+@pytest.mark.parametrize("dt", ["int8", "uint8", "uint16", "uint32", "int64", "uint64", "float32", "bool",
+                                "complex64"])
+@pytest.mark.parametrize("value", [300, -1, 2**40, 2**63, 2**64, -2**63 - 1, 1e19, 10**400, True, 1 + 2j],
+                         ids=["300", "-1", "2**40", "2**63", "2**64", "-2**63-1", "1e19", "10**400", "True", "1+2j"])
+@pytest.mark.parametrize("how", ["a[0] = v", "a.fill(v)", "np.full(2, v, a.dtype)"])
+def test_python_number_into_one_element(dt, value, how):
+    """Assignment, fill and full convert a Python number alike (one conversion, python_value): a float array
+    takes 2**64 by its value (fill raised UnsupportedFeature: it made an object array of it first), an integer
+    one raises OverflowError with NumPy's message for the range it was checked against (a C long, an unsigned
+    long for uint32 and uint64, then the dtype's)."""
+    def f(xp, a):
+        scope = {"a": a, "v": value, "np": xp}
+        exec(how, scope)
+        return scope["a"] if how != "np.full(2, v, a.dtype)" else xp.full(2, value, a.dtype)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert_matches(f, numpy.ones(3, dt))
+
+
 @pytest.mark.parametrize("order", ["C", "F", "A", "K", "x"])
 @pytest.mark.parametrize("dtype", ["f8", "f4"])
 def test_copy_and_astype_order(order, dtype):
