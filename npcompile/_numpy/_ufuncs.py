@@ -21,7 +21,7 @@ from .._errors import VALUE_TAG, UnsupportedFeature
 from ._trace import is_tracing, traced_int
 from . import _dtypes
 from ._ndarray import _is_contiguous, is_scalar, ndarray, wrap
-from ._normalize import as_tensor, copy_to_out
+from ._normalize import as_tensor, copy_to_out, python_value
 
 _SCALARS = (builtins.bool, builtins.int, builtins.float, builtins.complex)
 _SYM = {torch.SymInt: builtins.int, torch.SymFloat: builtins.float, torch.SymBool: builtins.bool}
@@ -482,9 +482,7 @@ def _weak_scalar(v, d):
     kind = d.kind
     if kind in "iu":
         if type(v) is builtins.int:
-            if not _fits(v, d):
-                raise OverflowError(f"Python integer {v} out of bounds for {d}")
-            return v
+            return v if _fits(v, d) else python_value(v, d)  # (raises NumPy's OverflowError)
         v = v.real if type(v) is builtins.complex else v
         if not math.isfinite(v):
             raise UnsupportedFeature(f"casting {v} to {d}")

@@ -207,3 +207,20 @@ def test_wide_unsigned_selections(dt):
     assert_matches(lambda xp, a, b: xp.copyto(a, b, where=a > b), a, b, check_inputs=True)
     assert_matches(lambda xp, a, b: (xp.max(a, axis=0, where=a > 1, initial=0), xp.add.reduce(a, None, where=a > 1),
                                      xp.subtract.reduce(a, 1, where=a > 1, initial=100)), a, b)
+
+
+@pytest.mark.parametrize("dt", ["int8", "uint16", "uint32", "int64", "uint64"])
+@pytest.mark.parametrize("value", [-1, 2**40, 2**63, 2**64, -2**63 - 1], ids=["-1", "2**40", "2**63", "2**64", "-2**63-1"])
+@pytest.mark.parametrize("how", ["a + v", "a[0] = v", "a.fill(v)"])
+def test_python_int_overflow_message(dt, value, how):
+    """A Python int that a dtype cannot hold: NumPy's OverflowError and its message, which names the range it was
+    checked against (a C long, an unsigned long for uint32 and uint64: "Python int too large to convert to C
+    long"; then the dtype's: "Python integer ... out of bounds for ...")."""
+    def outcome(xp):
+        try:
+            exec(how, {"a": xp.ones(2, dt), "v": value})
+        except OverflowError as e:
+            return str(e)
+        return None
+
+    assert outcome(shim) == outcome(numpy)
