@@ -50,9 +50,11 @@ def _cpu_passes() -> dict:
     from ._outer_reductions import OuterReductionPass
     from ._reinplace import ReinplacePass
     from ._small_axis_reductions import SmallAxisReductionPass
+    from ._small_inner_axis import SmallInnerAxisPass
 
     return {"post_grad_custom_pre_pass": OuterReductionPass(first=SmallAxisReductionPass()),
-            "post_grad_custom_post_pass": ReinplacePass(first=InlineGrowthPass(first=BoolMaskPass()))}
+            "post_grad_custom_post_pass": ReinplacePass(first=InlineGrowthPass(first=BoolMaskPass(
+                first=SmallInnerAxisPass())))}
 
 
 # Inductor's vectorized C++ writes expm1 as exp(x) - 1 and atanh as log((1 + x) / (1 - x)) / 2 "for speed": both
