@@ -118,13 +118,15 @@ def _wrapping_integers(ffast_math_flags):
 @contextlib.contextmanager
 def _accurate_vector_code():
     """While our CPU graphs compile: the accurate vector math above, exact int64 -> float32 conversions, float64
-    scalar arguments, wrapping integer arithmetic and bool loads/stores as bytes (``_bool_vectors``)."""
+    scalar arguments, wrapping integer arithmetic, bool loads/stores as bytes (``_bool_vectors``) and SIMD
+    transposed tiles of bytes (``_transposed_tiles``)."""
     from torch._inductor import cpp_builder
     from torch._inductor.codecache import CppPythonBindingsCodeCache
     from torch._inductor.codegen.common import KernelArgs
-    from torch._inductor.codegen.cpp import CppVecKernel, CppVecOverrides
+    from torch._inductor.codegen.cpp import CppVecKernel, CppVecOverrides, KernelGroup
 
     from ._bool_vectors import fast_bool_load, fast_bool_store, fast_to_bool
+    from ._transposed_tiles import byte_tiles
 
     swaps = [(CppVecOverrides, name, fn) for name, fn in _ACCURATE_VEC.items()]
     swaps.append((CppVecKernel, "get_to_dtype_expr",
@@ -134,6 +136,7 @@ def _accurate_vector_code():
     swaps.append((KernelArgs, "cpp_argdefs", _double_scalar_args(KernelArgs.cpp_argdefs)))
     swaps.append((CppPythonBindingsCodeCache, "extra_parse_arg", _PARSE_DOUBLE))
     swaps.append((cpp_builder, "_get_ffast_math_flags", _wrapping_integers(cpp_builder._get_ffast_math_flags)))
+    swaps.append((KernelGroup, "codegen_group", byte_tiles(KernelGroup.codegen_group)))
     with _swapped(swaps):
         yield
 
