@@ -41,6 +41,18 @@ def _fresh_fallback_warnings():
     yield
 
 
+def installed_passes(slot: str, device_type: str = "cpu") -> list[str]:
+    """The class names of our Inductor passes in ``slot`` of ``inductor_options`` (a chain linked by ``first``);
+    none where the slot is not set."""
+    from npcompile.inductor import inductor_options
+
+    names, p = [], inductor_options(device_type=device_type).get(slot)
+    while p is not None:
+        names.append(type(p).__name__)
+        p = getattr(p, "first", None)
+    return names
+
+
 def same(a, b):
     """NumPy-faithful equality: same type, dtype, shape and values (NaNs equal)."""
     if type(a) is not type(b):

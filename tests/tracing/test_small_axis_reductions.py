@@ -8,8 +8,9 @@ import torch
 from torch.fx.experimental.proxy_tensor import make_fx
 
 import npcompile as C
-from npcompile.inductor import inductor_options
 from npcompile.inductor._small_axis_reductions import SmallAxisReductionPass
+
+from .conftest import installed_passes
 
 aten = torch.ops.aten
 
@@ -63,13 +64,8 @@ def test_other_reductions_are_left_alone(why, fn, shape):
 
 
 def test_the_pass_is_installed_for_cpu_graphs_only():
-    names = []
-    p = inductor_options()["post_grad_custom_pre_pass"]
-    while p is not None:
-        names.append(type(p).__name__)
-        p = getattr(p, "first", None)
-    assert "SmallAxisReductionPass" in names
-    assert "post_grad_custom_pre_pass" not in inductor_options(device_type="cuda")
+    assert "SmallAxisReductionPass" in installed_passes("post_grad_custom_pre_pass")
+    assert not installed_passes("post_grad_custom_pre_pass", "cuda")
 
 
 @pytest.mark.inductor

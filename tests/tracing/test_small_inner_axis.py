@@ -10,10 +10,9 @@ from torch._inductor.decomposition import select_decomp_table
 from torch.fx.experimental.proxy_tensor import make_fx
 
 import npcompile as C
-from npcompile.inductor import inductor_options
 from npcompile.inductor._small_inner_axis import _FLAG, SmallInnerAxisPass
 
-from .conftest import same
+from .conftest import installed_passes, same
 
 
 def _cast(x, dtype):
@@ -115,13 +114,8 @@ def test_a_result_returned_through_a_view_of_its_own_shape():
 
 
 def test_the_pass_is_installed_for_cpu_graphs_only():
-    names = []
-    p = inductor_options()["post_grad_custom_post_pass"]
-    while p is not None:
-        names.append(type(p).__name__)
-        p = getattr(p, "first", None)
-    assert "SmallInnerAxisPass" in names
-    assert "post_grad_custom_post_pass" not in inductor_options(device_type="cuda")
+    assert "SmallInnerAxisPass" in installed_passes("post_grad_custom_post_pass")
+    assert not installed_passes("post_grad_custom_post_pass", "cuda")
 
 
 @pytest.mark.inductor
