@@ -14,7 +14,8 @@ from .._errors import UnsupportedFeature
 from . import _dtypes
 from ._ndarray import _is_contiguous, as_array0d, is_array0d, ndarray, view_of, wrap
 from ._normalize import (
-    _from_numpy, _holds_tensor, as_tensor, as_tensor_dtype, broadcast_shape, cast, normalize_axis_index, normalize_shape,
+    PY_SCALARS, _from_numpy, _holds_tensor, as_tensor, as_tensor_dtype, broadcast_shape, cast, normalize_axis_index,
+    normalize_shape,
 )
 from ._trace import check, traced_int
 
@@ -222,7 +223,7 @@ def assign(dst: torch.Tensor, src, casting="same_kind", where=True):
     OverflowError), then the cast is unsafe.  ``where`` (bool array-like) selects the elements written."""
     d = _dtypes.from_torch(dst.dtype)
     src = traced_int(src, d)
-    if type(src) in (bool, int, float, complex):  # a constant: NumPy converts it, with its own checks
+    if type(src) in PY_SCALARS:  # a constant: NumPy converts it, with its own checks
         z = _np.empty((), d)
         _np.copyto(z, src, casting=casting)
         v = torch.from_numpy(z).to(dst.device)
@@ -244,7 +245,7 @@ def assign(dst: torch.Tensor, src, casting="same_kind", where=True):
 def _where_mask(where, shape) -> torch.Tensor:
     """A ``where=`` argument as a bool tensor broadcast to ``shape`` (strictly: no leading axes dropped).  As in
     NumPy, Python (and NumPy scalar) content is read by truth value; arrays must cast safely to bool."""
-    python = type(where) in (bool, int, float, complex) or isinstance(where, _np.generic) or (
+    python = type(where) in PY_SCALARS or isinstance(where, _np.generic) or (
         isinstance(where, (list, tuple)) and not _holds_tensor(where))
     w = as_tensor_dtype(where, _dtypes.bool_) if python else as_tensor(where)
     if w.dtype != torch.bool:
@@ -432,7 +433,7 @@ def _linspace_scalars(start, stop, num, endpoint, device):
 
 def _weak(x, t):
     """For promotion: a Python scalar stays itself (weak, NEP 50), anything else is its tensor."""
-    return x if type(x) in (bool, int, float, complex) else t
+    return x if type(x) in PY_SCALARS else t
 
 
 def _linspace(start, stop, num, endpoint, dt):

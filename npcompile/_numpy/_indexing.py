@@ -24,7 +24,7 @@ from ._trace import check, is_tracing, traced_int, zero_count
 from ._ndarray import as_array0d, is_array0d, is_scalar, ndarray, view_of, wrap
 from ._normalize import (
     ArrayLike, OutArray, as_tensor, broadcast_shape, cast, check_out, copy_to_out, normalize_axis_index, normalizer,
-    python_scalar, python_value,
+    PY_SCALARS, python_scalar, python_value,
 )
 
 __all__ = ["take", "put", "take_along_axis", "put_along_axis", "choose", "compress", "where", "select", "nonzero",
@@ -36,9 +36,8 @@ __all__ = ["take", "put", "take_along_axis", "put_along_axis", "choose", "compre
 
 _INDEX_ERROR = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean "
                 "arrays are valid indices")
-_PY_SCALARS = (builtins.bool, builtins.int, builtins.float, builtins.complex)
 _SIGNED_INTS = (torch.int8, torch.int16, torch.int32, torch.int64)
-_WEAK_SCALARS = _PY_SCALARS + (torch.SymBool, torch.SymInt, torch.SymFloat)  # with those Dynamo traces
+_WEAK_SCALARS = PY_SCALARS + (torch.SymBool, torch.SymInt, torch.SymFloat)  # with those Dynamo traces
 _INT, _SLICE, _NEW, _ELL, _BOOL0, _MASK, _ARR, _INT0 = range(8)  # (_INT0: a 0-d integer array, an _INT that copies)
 
 
@@ -414,9 +413,9 @@ def setitem(a: ndarray, index, value):
 
 
 def _assign_basic(v, flips, value, element):
-    if v.dtype in _SIGNED_INTS and type(value) not in _PY_SCALARS:
+    if v.dtype in _SIGNED_INTS and type(value) not in PY_SCALARS:
         value = python_scalar(value)  # (NumPy's advanced indexing casts its scalars: int8_a[[0]] = int64(300))
-    if type(value) in _PY_SCALARS and not flips:
+    if type(value) in PY_SCALARS and not flips:
         x = _fill_value(value, v.dtype)
         if x is not None:
             v.fill_(x)
@@ -443,7 +442,7 @@ def _assign_one_array(t: torch.Tensor, i: torch.Tensor, value) -> bool:
     False: not such a case (or an error, which the general path raises), nothing written."""
     if t.dtype not in _dtypes.DIRECT:
         return False
-    scalar = type(value) in _PY_SCALARS
+    scalar = type(value) in PY_SCALARS
     if i.dtype is torch.bool:
         if not i.ndim or i.device != t.device:
             return False
@@ -588,7 +587,7 @@ def _value_tensor(value, td: torch.dtype, element: bool) -> torch.Tensor:
     d = _dtypes.from_torch(td)
     if element and isinstance(value, (list, tuple, ndarray, _np.ndarray, torch.Tensor)):
         value = _element_value(value, d)
-    if type(value) in _PY_SCALARS:
+    if type(value) in PY_SCALARS:
         return torch.tensor(python_value(value, d), dtype=td)
     if isinstance(value, (list, tuple)) and _pure_python(value):
         try:
@@ -619,7 +618,7 @@ def _element_value(value, d):
 
 
 def _pure_python(seq) -> bool:
-    return all(_pure_python(e) if isinstance(e, (list, tuple)) else type(e) in _PY_SCALARS for e in seq)
+    return all(_pure_python(e) if isinstance(e, (list, tuple)) else type(e) in PY_SCALARS for e in seq)
 
 
 def _fit(val: torch.Tensor, shape, message: str, lenient_empty=False) -> torch.Tensor:
@@ -656,7 +655,7 @@ def _unaliased(val: torch.Tensor, dest: torch.Tensor) -> torch.Tensor:
 def _index_tensor(x, casting="same_kind", force_python=False) -> torch.Tensor:
     """Integer indices as int64: arrays must cast to intp under ``casting``; Python numbers and sequences too,
     unless ``force_python`` (take: floats truncate)."""
-    python = type(x) in _PY_SCALARS or isinstance(x, (list, tuple)) and _pure_python(x)
+    python = type(x) in PY_SCALARS or isinstance(x, (list, tuple)) and _pure_python(x)
     t = as_tensor(x)
     d = _dtypes.from_torch(t.dtype)
     if python and force_python:
@@ -1027,7 +1026,7 @@ def putmask(a, /, mask, values):
 
 def _safe_values(values, td) -> torch.Tensor:
     """Values for place/putmask: arrays must cast 'safe' to the target; Python values convert as assigned."""
-    if not (type(values) in _PY_SCALARS or isinstance(values, (list, tuple)) and _pure_python(values)):
+    if not (type(values) in PY_SCALARS or isinstance(values, (list, tuple)) and _pure_python(values)):
         vd, d = _dtypes.from_torch(as_tensor(values).dtype), _dtypes.from_torch(td)
         if not _np.can_cast(vd, d):
             raise TypeError(f"Cannot cast array data from {vd!r} to {d!r} according to the rule 'safe'")
@@ -1382,7 +1381,7 @@ class _Concatenator:
                 if trans1d != -1 and ndmin > 1:
                     t = t.transpose(-1, trans1d)
                 raw.append(wrap(t))
-            elif type(item) in _PY_SCALARS:
+            elif type(item) in PY_SCALARS:
                 t = _at_least(as_tensor(item), ndmin)
                 raw.append(item)
             else:
@@ -1394,7 +1393,7 @@ class _Concatenator:
             raise ValueError("need at least one array to concatenate")
         d = _dtypes.result_type(*raw)
         td = _dtypes.to_torch(d)
-        ts = [torch.full_like(t, python_value(item, d), dtype=td) if type(item) in _PY_SCALARS else t.to(td)
+        ts = [torch.full_like(t, python_value(item, d), dtype=td) if type(item) in PY_SCALARS else t.to(td)
               for t, item in pieces]
         return wrap(torch.cat([_dtypes.movable(t) for t in ts], normalize_axis_index(axis, ts[0].ndim)).view(td))
 

@@ -26,6 +26,7 @@ from . import _ufuncs as U
 from ._ndarray import as_array0d, ndarray, view_of, wrap
 from ._normalize import (
     ArrayLike, OutArray, as_tensor, check_out, copy_to_out, normalize_axis_index, normalize_axis_tuple, normalizer,
+    PY_SCALARS,
 )
 from ._sorting import search
 
@@ -41,7 +42,6 @@ __all__ = [
 ]
 
 _NoValue = _np._NoValue
-_PY_SCALARS = (builtins.bool, builtins.int, builtins.float, builtins.complex)
 
 
 def _arr(x) -> ndarray:
@@ -609,14 +609,14 @@ def real_if_close(a, tol=100):
 
 def real(val):
     """The real part (Python numbers keep Python types, as in NumPy)."""
-    if isinstance(val, (ndarray,) + _PY_SCALARS):
+    if isinstance(val, (ndarray,) + PY_SCALARS):
         return val.real
     return _arr(val).real
 
 
 def imag(val):
     """The imaginary part (zeros, read-only, for real arrays)."""
-    if isinstance(val, (ndarray,) + _PY_SCALARS):
+    if isinstance(val, (ndarray,) + PY_SCALARS):
         return val.imag
     return _arr(val).imag
 
@@ -667,7 +667,7 @@ def isscalar(element):
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """``|a - b| <= atol + rtol * |b|`` for finite ``b``, or exact equality (NumPy's formula, ufunc by ufunc)."""
-    x, y, atol, rtol = (v if type(v) in _PY_SCALARS else _arr(v) for v in (a, b, atol, rtol))
+    x, y, atol, rtol = (v if type(v) in PY_SCALARS else _arr(v) for v in (a, b, atol, rtol))
     if isinstance(y, ndarray):
         y = _astype(y, _dtypes.result_type(y, 1.0))
     elif type(y) is builtins.int:

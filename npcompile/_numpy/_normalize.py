@@ -24,6 +24,8 @@ from . import _dtypes
 from ._ndarray import is_array0d, is_scalar, ndarray, wrap
 from ._trace import is_tracing, traced_int
 
+PY_SCALARS = (builtins.bool, builtins.int, builtins.float, builtins.complex)  # weak in NEP 50
+
 # ---------------------------------------------------------------- array-likes
 
 
@@ -138,7 +140,7 @@ def as_element(initial, loop_dtype, device=None):
     kind = loop_dtype.kind
     if kind == "i":  # (NumPy casts its own scalars into an unsigned dtype)
         initial = python_scalar(initial)
-    if type(initial) in _PYTHON_SCALARS:
+    if type(initial) in PY_SCALARS:
         initial = python_value(initial, loop_dtype)
     elif kind in "iu" and isinstance(initial, (list, tuple)):
         raise TypeError("int() argument must be a string, a bytes-like object or a real number, not "
@@ -150,9 +152,6 @@ def as_element(initial, loop_dtype, device=None):
     if v.numel() != 1 or (v.ndim and kind != "b"):
         raise ValueError("setting an array element with a sequence.")
     return v.reshape(()).to(device=device, dtype=_dtypes.to_torch(loop_dtype))
-
-
-_PYTHON_SCALARS = frozenset({bool, int, float, complex})
 
 
 def python_value(x, d: _np.dtype):

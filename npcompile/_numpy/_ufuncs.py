@@ -21,9 +21,8 @@ from .._errors import VALUE_TAG, UnsupportedFeature
 from ._trace import is_tracing, traced_int
 from . import _dtypes
 from ._ndarray import _is_contiguous, is_scalar, ndarray, wrap
-from ._normalize import as_tensor, copy_to_out, python_value
+from ._normalize import PY_SCALARS, as_tensor, copy_to_out, python_value
 
-_SCALARS = (builtins.bool, builtins.int, builtins.float, builtins.complex)
 _SYM = {torch.SymInt: builtins.int, torch.SymFloat: builtins.float, torch.SymBool: builtins.bool}
 _COMPARISONS = {"equal", "not_equal", "less", "less_equal", "greater", "greater_equal"}
 _SIGN_BIT = -(2**63)
@@ -86,7 +85,7 @@ class ufunc:
             sig = None if dtype is None else (None,) * self.nin + (dtype,) * self.nout
             try:
                 kw = {} if sig is None else {"signature": sig}
-                if casting == "equiv" and any(k in _SCALARS for k in np_key):
+                if casting == "equiv" and any(k in PY_SCALARS for k in np_key):
                     r = self._resolve_equiv(np_key, out_dtypes, kw)
                 else:
                     r = self._np.resolve_dtypes(np_key + out_dtypes, casting=casting, **kw)
@@ -222,7 +221,7 @@ class ufunc:
                 t = x.tensor
                 ops.append(t)
                 key.append(t.dtype)
-            elif tx in _SCALARS and not (nin == 1 and tx is builtins.int and not -2**63 <= x < 2**63):
+            elif tx in PY_SCALARS and not (nin == 1 and tx is builtins.int and not -2**63 <= x < 2**63):
                 ops.append(x)
                 key.append(tx)
             elif tx in _SYM:
@@ -335,7 +334,7 @@ class ufunc:
         if any(k in _WIDE for k in key) or any(_dtypes.to_torch(d) in _WIDE for d in loop):
             return
         bounds = None
-        scalars = [i for i, k in enumerate(key) if k in _SCALARS]
+        scalars = [i for i, k in enumerate(key) if k in PY_SCALARS]
         if scalars:
             if len(key) != 2 or len(scalars) != 1 or _np.float16 in loop:
                 return  # float16 with a Python number runs in float32 in torch: NumPy rounds the number first
