@@ -64,6 +64,15 @@ def pointwise(node) -> bool:
         and torch.Tag.pointwise in node.target.tags
 
 
+def add_node(graph: torch.fx.Graph, target, *args, **kwargs) -> torch.fx.Node:
+    """A new call of ``target`` at the graph's insertion point, its ``val`` (the fake tensor later passes and
+    Inductor read) computed by running ``target`` on its operands' values."""
+    new = graph.call_function(target, args, kwargs)
+    new.meta["val"] = target(*torch.fx.node.map_arg(args, lambda a: a.meta["val"]),
+                             **torch.fx.node.map_arg(kwargs, lambda a: a.meta["val"]))
+    return new
+
+
 def computed(node) -> bool:
     """Whether ``node`` (through views) is computed by an elementwise op, i.e. in Inductor's generated code; a
     graph input or an op's output is already in memory and stays as it is."""

@@ -17,11 +17,12 @@ split reductions already handle this shape.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import torch
 
-from ._graph_pass import GraphPass, reduction_args
+from ._graph_pass import GraphPass, add_node, reduction_args
 
 aten = torch.ops.aten
 
@@ -84,10 +85,7 @@ def _rewrite(graph, node, x, d, keepdim, chunk):
     reduce_op = aten.sum.dim_IntList if node.target is aten.mean.dim else node.target
     combine = _COMBINE[node.target]
 
-    def add(target, *args):
-        new = graph.call_function(target, args)
-        new.meta["val"] = target(*(a.meta["val"] if isinstance(a, torch.fx.Node) else a for a in args))
-        return new
+    add = functools.partial(add_node, graph)
 
     with graph.inserting_before(node):
         rows = x if d == 0 else add(aten.permute.default, x, [d] + [i for i in range(val.ndim) if i != d])

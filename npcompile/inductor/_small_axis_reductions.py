@@ -18,7 +18,7 @@ import math
 
 import torch
 
-from ._graph_pass import GraphPass, pointwise, reduction_args
+from ._graph_pass import GraphPass, add_node, pointwise, reduction_args
 
 aten = torch.ops.aten
 
@@ -88,11 +88,8 @@ def _rewrite(graph, node, x, dims, keepdim):
     made = []
 
     def add(target, *args, **kwargs):
-        new = graph.call_function(target, args, kwargs)
-        new.meta["val"] = target(*torch.fx.node.map_arg(args, lambda a: a.meta["val"]),
-                                 **torch.fx.node.map_arg(kwargs, lambda a: a.meta["val"]))
-        made.append(new)
-        return new
+        made.append(add_node(graph, target, *args, **kwargs))
+        return made[-1]
 
     with graph.inserting_before(node):
         component = _Components(add)

@@ -19,11 +19,12 @@ runs on CPU graphs of npcompile's own compiles only (``inductor_options`` instal
 
 from __future__ import annotations
 
+import functools
 import math
 
 import torch
 
-from ._graph_pass import VIEWS, GraphPass, computed
+from ._graph_pass import VIEWS, GraphPass, add_node, computed
 
 aten, prims = torch.ops.aten, torch.ops.prims
 
@@ -107,11 +108,7 @@ def _plan(node):
 
 
 def _rewrite(graph, node, rows, row, members, leaves):
-    def add(target, *args, **kwargs):
-        new = graph.call_function(target, args, kwargs)
-        new.meta["val"] = target(*torch.fx.node.map_arg(args, lambda a: a.meta["val"]),
-                                 **torch.fx.node.map_arg(kwargs, lambda a: a.meta["val"]))
-        return new
+    add = functools.partial(add_node, graph)
 
     k = node.meta["val"].shape[-1]
     with graph.inserting_before(node):
