@@ -57,16 +57,6 @@ def _cpu_passes() -> dict:
                 first=SmallInnerAxisPass())))}
 
 
-# Inductor's vectorized C++ writes expm1 as exp(x) - 1 and atanh as log((1 + x) / (1 - x)) / 2 "for speed": both
-# cancel near 0 (compiled expm1(1e-10) gave 0 in float32, 1.0000000827e-10 in float64; atanh(1e-7) was 19% off;
-# -0.0 lost its sign).  While our CPU graphs compile, they call ATen's vectorized (SLEEF, 1-ulp) functions.
-# SLEEF's acosh gives inf above sqrt of the dtype's max (arccosh(1.8e308) is 710.48); above 2**28 it is
-# log(x) + log(2), as C's acosh computes it there.
-_ACCURATE_VEC = {"expm1": staticmethod(lambda x: f"{x}.expm1()"), "atanh": staticmethod(lambda x: f"{x}.atanh()"),
-                 "acosh": staticmethod(lambda x: f"decltype({x})::blendv({x}.acosh(), {x}.log() + "
-                                                 f"decltype({x})(0.6931471805599453), decltype({x})(268435456.0) < {x})")}
-
-
 def _exact_int64_to_float32(get_to_dtype_expr):
     """Inductor's vectorized int64 -> float32 conversion goes through float64 on AVX2 and rounds twice
     (2**60 + 2**36 + 1 gave 2**60; NumPy, eager torch and scalar C++: 2**60 + 2**37).  ATen's generic
@@ -117,8 +107,8 @@ def _wrapping_integers(ffast_math_flags):
 
 @contextlib.contextmanager
 def _accurate_vector_code():
-    """While our CPU graphs compile: the accurate vector math above, exact int64 -> float32 conversions, float64
-    scalar arguments, wrapping integer arithmetic, bool loads/stores as bytes (``_bool_vectors``) and SIMD
+    """While our CPU graphs compile: our vector math (``_vector_math``), exact int64 -> float32 conversions,
+    float64 scalar arguments, wrapping integer arithmetic, bool loads/stores as bytes (``_bool_vectors``) and SIMD
     transposed tiles of bytes (``_transposed_tiles``)."""
     from torch._inductor import cpp_builder
     from torch._inductor.codecache import CppPythonBindingsCodeCache
@@ -126,9 +116,10 @@ def _accurate_vector_code():
     from torch._inductor.codegen.cpp import CppVecKernel, CppVecOverrides, KernelGroup
 
     from ._bool_vectors import fast_bool_load, fast_bool_store, fast_to_bool
-    from ._transposed_tiles import byte_tiles
+    from ._transposed_tiles import with_byte_tiles
+    from ._vector_math import OVERRIDES, with_vector_math
 
-    swaps = [(CppVecOverrides, name, fn) for name, fn in _ACCURATE_VEC.items()]
+    swaps = [(CppVecOverrides, name, staticmethod(fn)) for name, fn in OVERRIDES.items()]
     swaps.append((CppVecKernel, "get_to_dtype_expr",
                   fast_to_bool(_exact_int64_to_float32(CppVecKernel.get_to_dtype_expr))))
     swaps.append((CppVecKernel, "_get_vec_load_line", fast_bool_load(CppVecKernel._get_vec_load_line)))
@@ -136,9 +127,23 @@ def _accurate_vector_code():
     swaps.append((KernelArgs, "cpp_argdefs", _double_scalar_args(KernelArgs.cpp_argdefs)))
     swaps.append((CppPythonBindingsCodeCache, "extra_parse_arg", _PARSE_DOUBLE))
     swaps.append((cpp_builder, "_get_ffast_math_flags", _wrapping_integers(cpp_builder._get_ffast_math_flags)))
-    swaps.append((KernelGroup, "codegen_group", byte_tiles(KernelGroup.codegen_group)))
+    swaps.append((KernelGroup, "codegen_group", _with_preludes(KernelGroup.codegen_group, with_byte_tiles,
+                                                               with_vector_math)))
     with _swapped(swaps):
         yield
+
+
+def _with_preludes(codegen_group, *add_preludes):
+    """``KernelGroup.codegen_group`` whose C++ source goes through each of ``add_preludes`` (source -> source with
+    the helper code it calls)."""
+
+    def codegen(self, *args, **kwargs):
+        source = codegen_group(self, *args, **kwargs)
+        for add in add_preludes:
+            source = add(source)
+        return source
+
+    return codegen
 
 
 @contextlib.contextmanager

@@ -112,12 +112,3 @@ def with_byte_tiles(source: str) -> str:
         return source
     specs = "".join(_SPECIALIZATION.format(t=t, m=int(m), n=int(n)) for t, m, n in shapes)
     return source.replace(_PREFIX, _PREFIX + _TILES + specs, 1)
-
-
-def byte_tiles(codegen_group):
-    """``KernelGroup.codegen_group`` whose kernels get ``with_byte_tiles``."""
-
-    def codegen(self, *args, **kwargs):
-        return with_byte_tiles(codegen_group(self, *args, **kwargs))
-
-    return codegen
