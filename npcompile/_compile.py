@@ -51,6 +51,7 @@ from . import config
 from ._errors import ASSERT_TAG, UnsupportedFeature, numpy_error
 from ._numpy._trace import runtime_checks
 from . import fallback as _fallback
+from .tracing import _aot_cache
 from .tracing import _copies
 from .tracing import _devices
 from .tracing import _dynamo_patch as _patch
@@ -422,7 +423,8 @@ class _Backend:
             rec.graphs.append(gm)
         self.owner._graph_count += 1
         asserts = _tag_asserts(gm)
-        compiled = self.backend(gm, example_inputs)
+        with _aot_cache.cacheable(gm):
+            compiled = self.backend(gm, example_inputs)
         lean = _lean_graph.lean_call(compiled)  # what the direct path calls instead (see _fast_path)
         if asserts or _has_checks(gm):
             checks = runtime_checks(example_inputs)
