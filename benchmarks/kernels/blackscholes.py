@@ -1,11 +1,14 @@
 """Black-Scholes European call and put prices, with the classic polynomial approximation of the normal
-CDF: many transcendental ops per element over five input arrays, two outputs."""
+CDF: many transcendental ops per element over five input arrays, two outputs.
+
+Compute-bound, not memory-bound: five exps, a log, a square root and eight divisions per float64 element.
+Compiled it takes 18 to 23 ms on our two cores (27 ms on one), where a triad moving its 112 MB takes about 4.5 ms;
+so no bandwidth figure is reported for it."""
 import numpy as np
 
-from ._util import nbytes
 
 NAME = "blackscholes"
-MEMORY_BOUND = True
+MEMORY_BOUND = False
 _N = {"small": 10_000, "default": 2_000_000, "gpu": 32_000_000}
 
 
@@ -38,4 +41,4 @@ def make_inputs(size, rng):
 
 
 def BYTES(inputs):
-    return nbytes(*inputs) + 2 * inputs[0].nbytes
+    return None
