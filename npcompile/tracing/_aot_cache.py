@@ -9,7 +9,7 @@ key.  Ours get names that say exactly what they run: the shim object by where it
 (so ``np.diagonal`` and ``np.linalg.diagonal``, both ``npc_diagonal`` before, differ), the device it runs under
 and its 0-d marks, hashed into the name; the version is a hash of npcompile's sources.  A graph with anything
 the key would not see (a user's function or a generator's bound method called, an object passed as an argument)
-is left as it is, and AOTAutograd skips its cache as before.
+or a random draw is left as it is, and AOTAutograd skips its cache as before.
 """
 
 from __future__ import annotations
@@ -77,7 +77,9 @@ def _identity(target) -> str | None:
         op = target.op
         return f"op:{getattr(op, '__module__', '?')}.{getattr(op, '__qualname__', '?')}{marks}"
     path = _shim_paths().get(id(target.f))
-    return None if path is None else f"call:{path}|{target.device}{marks}"
+    if path is None or getattr(target.f, "__module__", "").startswith("npcompile._numpy.random"):
+        return None  # (random draws: their streams hang on state outside the graph)
+    return f"call:{path}|{target.device}{marks}"
 
 
 @functools.cache
