@@ -46,6 +46,7 @@ def _cpu_passes() -> dict:
     """Our graph passes for CPU graphs (imported on first compile: Inductor's modules load slowly).  Slice writes
     are reinplaced last, after the other passes have made their new nodes."""
     from ._bool_masks import BoolMaskPass
+    from ._broadcast_operands import BroadcastOperandPass
     from ._inline_growth import InlineGrowthPass
     from ._outer_reductions import OuterReductionPass
     from ._reinplace import ReinplacePass
@@ -54,7 +55,7 @@ def _cpu_passes() -> dict:
 
     return {"post_grad_custom_pre_pass": OuterReductionPass(first=SmallAxisReductionPass()),
             "post_grad_custom_post_pass": ReinplacePass(first=InlineGrowthPass(first=BoolMaskPass(
-                first=SmallInnerAxisPass())))}
+                first=SmallInnerAxisPass(first=BroadcastOperandPass()))))}
 
 
 def _exact_int64_to_float32(get_to_dtype_expr):

@@ -12,6 +12,11 @@ VIEWS = {aten.view.default, aten.reshape.default, aten.unsqueeze.default, aten.s
          aten.permute.default, aten.expand.default, aten.slice.Tensor, aten.select.int, aten.alias.default}
 
 
+# The node.meta flag that makes Inductor store a node's value in a buffer where it would inline it into its consumers
+# (Inductor's own passes set it; read when the node is lowered).
+STORE = "inductor_realize_to_strides"
+
+
 class GraphPass(CustomGraphPass):
     """A post-grad pass of ours: ``run`` rewrites the graph after ``first`` (another pass of ours, or None) has
     run; Inductor has one slot per stage, and torch 2.11 takes no list there.  ``uuid``, which Inductor's

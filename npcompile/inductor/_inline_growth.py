@@ -18,13 +18,12 @@ from __future__ import annotations
 
 import torch
 
-from ._graph_pass import VIEWS, GraphPass
+from ._graph_pass import STORE, VIEWS, GraphPass
 
 aten, prims = torch.ops.aten, torch.ops.prims
 
 _LIMIT = 128  # operations an inlined body may evaluate
 _REPEATS = 2  # ... when they repeat its distinct nodes more than this often (Inductor stores 100 distinct ones)
-_FLAG = "inductor_realize_to_strides"
 
 
 class InlineGrowthPass(GraphPass):
@@ -41,7 +40,7 @@ class InlineGrowthPass(GraphPass):
             cone = {node}.union(*(c for _, c in ins))
             if ops > _LIMIT and ops > _REPEATS * len(cone) and kind == "op" \
                     and isinstance(node.meta.get("val"), torch.Tensor):
-                node.meta[_FLAG] = True
+                node.meta[STORE] = True
                 continue  # (read from memory by its consumers)
             cost[node] = ops, cone
 
@@ -49,7 +48,7 @@ class InlineGrowthPass(GraphPass):
 def _inlined(node):
     """"op" for an elementwise node Inductor inlines into its consumers, "view" for a view of one (inlined as an
     index change), None for anything read from memory."""
-    if node.op != "call_function" or not isinstance(node.target, torch._ops.OpOverload) or node.meta.get(_FLAG):
+    if node.op != "call_function" or not isinstance(node.target, torch._ops.OpOverload) or node.meta.get(STORE):
         return None
     if node.target in VIEWS:
         return "view"

@@ -24,13 +24,12 @@ import math
 
 import torch
 
-from ._graph_pass import VIEWS, GraphPass, add_node, computed
+from ._graph_pass import STORE, VIEWS, GraphPass, add_node, computed
 
 aten, prims = torch.ops.aten, torch.ops.prims
 
 _ROW = 16  # a row holds a whole number of vectors of this many elements (float32 on AVX-512; two on AVX2)
 _MIN_ELEMENTS = 4096  # smaller results gain little or lose (break-even near 3000 elements, one thread)
-_FLAG = "inductor_realize_to_strides"
 
 
 class SmallInnerAxisPass(GraphPass):
@@ -119,14 +118,14 @@ def _rewrite(graph, node, rows, row, members, leaves):
                 env[leaf] = add(aten.view.default, leaf, [rows, row])
             elif kind == "channel":
                 env[leaf] = tiled = add(aten.repeat.default, add(aten.view.default, leaf, [k]), [row // k])
-                tiled.meta[_FLAG] = True  # stored: its loads are contiguous in the rows' loop
+                tiled.meta[STORE] = True  # stored: its loads are contiguous in the rows' loop
             else:
                 env[leaf] = add(aten.view.default, leaf, [1]) if ndim > 1 else leaf  # (0-d stays 0-d: promotion)
         for m in members:  # (the same dtypes: promotion sees the same dtypes, dimensioned or 0-d, as before)
             new = add(m.target, *torch.fx.node.map_arg(m.args, env.get), **torch.fx.node.map_arg(m.kwargs, env.get))
             new.meta.update({key: v for key, v in m.meta.items() if key not in ("val", "tensor_meta")})
             env[m] = new
-        env[node].meta[_FLAG] = True  # stored as (rows, L): the view back reads it as it is
+        env[node].meta[STORE] = True  # stored as (rows, L): the view back reads it as it is
         out = add(aten.view.default, env[node], list(node.meta["val"].shape))
     node.replace_all_uses_with(out)
     for m in reversed(members):

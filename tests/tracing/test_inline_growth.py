@@ -9,7 +9,8 @@ from torch._inductor.decomposition import select_decomp_table
 from torch.fx.experimental.proxy_tensor import make_fx
 
 from npcompile import _compile as C
-from npcompile.inductor._inline_growth import _FLAG, InlineGrowthPass
+from npcompile.inductor._graph_pass import STORE
+from npcompile.inductor._inline_growth import InlineGrowthPass
 
 from ..programs.programs import logistic_growth as _logistic_np
 from .conftest import same
@@ -18,7 +19,7 @@ from .conftest import same
 def _marked(fn, *args):
     gm = make_fx(fn, decomposition_table=select_decomp_table())(*args)
     InlineGrowthPass()(gm.graph)
-    return [n for n in gm.graph.nodes if n.meta.get(_FLAG)]
+    return [n for n in gm.graph.nodes if n.meta.get(STORE)]
 
 
 def _logistic(p, steps=8):

@@ -10,7 +10,8 @@ from torch._inductor.decomposition import select_decomp_table
 from torch.fx.experimental.proxy_tensor import make_fx
 
 import npcompile as C
-from npcompile.inductor._small_inner_axis import _FLAG, SmallInnerAxisPass
+from npcompile.inductor._graph_pass import STORE
+from npcompile.inductor._small_inner_axis import SmallInnerAxisPass
 
 from .conftest import installed_passes, same
 
@@ -50,7 +51,7 @@ def _rewritten(fn, *arrays):
 
 
 def _fired(gm):
-    return any(n.meta.get(_FLAG) for n in gm.graph.nodes)
+    return any(n.meta.get(STORE) for n in gm.graph.nodes)
 
 
 def _check(fn, *arrays, fires):
