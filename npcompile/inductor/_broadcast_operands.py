@@ -7,10 +7,11 @@ the column normalization ran 16 to 19 ms, 8.4 to 8.8 ms with the operand stored 
 
 This post-grad pass marks such an operand to be stored (the ``STORE`` flag Inductor's own passes set): an
 elementwise node computed in the graph, of at most ``_SMALL`` elements, with a costly op (``_COSTLY``) in it or in
-the elementwise nodes it is computed from, read (directly or through views: a broadcast) by an elementwise result at least
-``_RATIO`` times its size.  Stored, it is computed by the same ops on the same values, once: the results keep
-their bits.  Sizes must be static.  It runs on CPU graphs of npcompile's own compiles only (``inductor_options``
-installs it).
+the elementwise nodes it is computed from, read (directly or through views: a broadcast) by an elementwise result
+at least ``_RATIO`` times its size, in which it varies along the innermost axis (a per-row value, as in a layer
+norm, is already computed once per row of Inductor's loop). Stored, it is computed by the same ops on the same
+values, once: the results keep their bits. Sizes must be static. It runs on CPU graphs of npcompile's own compiles
+only (``inductor_options`` installs it).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ class BroadcastOperandPass(GraphPass):
                 costly.get(a, False) for a in node.all_input_nodes))
             size = _numel(node)
             if costly[node] and size is not None and size <= _SMALL \
-                    and any(_reads_broadcast(user, size, 4) for user in node.users):
+                    and any(_reads_broadcast(user, node, size, 4) for user in node.users):
                 node.meta[STORE] = True
 
 
@@ -48,10 +49,12 @@ def _numel(node):
     return n if isinstance(n, int) else None
 
 
-def _reads_broadcast(user, size: int, depth: int) -> bool:
-    """Whether ``user`` is an elementwise result ``_RATIO`` times ``size`` or more, or a view leading to one."""
+def _reads_broadcast(user, operand, size: int, depth: int) -> bool:
+    """Whether ``user`` is an elementwise result ``_RATIO`` times ``size`` or more that reads ``operand`` varying
+    along its innermost axis (a per-row value, constant along that axis, is computed once per row already), or a
+    view leading to one."""
     if pointwise(user):
-        n = _numel(user)
-        return n is not None and n >= _RATIO * size
+        n, shape, out = _numel(user), operand.meta["val"].shape, user.meta["val"].shape
+        return n is not None and n >= _RATIO * size and len(shape) > 0 and len(out) > 0 and shape[-1] == out[-1] != 1
     return depth > 0 and user.op == "call_function" and user.target in VIEWS and any(
-        _reads_broadcast(u, size, depth - 1) for u in user.users)
+        _reads_broadcast(u, user, size, depth - 1) for u in user.users)

@@ -27,6 +27,12 @@ def _normalize(x):
     return (x - mean) / torch.sqrt(var)
 
 
+def _normalize_rows(x):
+    mean = x.sum(1, keepdim=True) / x.shape[1]
+    var = ((x - mean) ** 2).sum(1, keepdim=True) / x.shape[1]
+    return (x - mean) / torch.sqrt(var)
+
+
 def test_costly_small_operands_of_broadcasts_are_stored():
     assert _stored(_normalize, torch.randn(4096, 8, dtype=torch.float64)) == {aten.div, aten.sqrt}
 
@@ -35,6 +41,8 @@ def test_cheap_operands_and_small_ratios_are_left_inline():
     # a sum read as it is (no costly op); rows 16 times the operand (below the ratio)
     assert _stored(lambda x: x - x.sum(0) * 2.0, torch.randn(4096, 8)) == set()
     assert _stored(_normalize, torch.randn(16, 8, dtype=torch.float64)) == set()
+    # per-row statistics (constant along the innermost axis of the result)
+    assert _stored(_normalize_rows, torch.randn(8, 4096, dtype=torch.float64)) == set()
 
 
 @pytest.mark.inductor
