@@ -60,6 +60,8 @@ def _importable(target, name: str):
     """One target per name (they run the same), reachable as ``_dynamo_patch.<its name>``, as the pickling of the
     graph for the cache key requires; the name ends in a hash of ``name``, and so tells the targets apart in the
     graph's code and in the list of cacheable functions."""
+    if getattr(_dynamo_patch, target.__name__, None) is target:
+        return target  # (named already: the same target in a later graph)
     attr = f"{target.__name__}_{hashlib.sha256(name.encode()).hexdigest()[:16]}"
     canonical = getattr(_dynamo_patch, attr, None)
     if canonical is None:
