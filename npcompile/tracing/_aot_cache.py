@@ -44,9 +44,7 @@ def cacheable(gm: torch.fx.GraphModule):
             if name is None:
                 return contextlib.nullcontext()
             names[node] = name
-        elif node.op == "call_function" and node.target is shim_attr:
-            return contextlib.nullcontext()
-    marked = {}
+    marked = {f"{shim_attr.__module__}.{shim_attr.__name__}": _sources()}  # (an attribute: its name is in the code)
     for node, name in names.items():
         node.target = target = _importable(node.target, name)
         marked[f"{target.__module__}.{target.__name__}"] = _sources()

@@ -9,7 +9,7 @@ import torch
 from npcompile import _compile as C
 import npcompile._numpy as shim
 from npcompile.tracing._aot_cache import cacheable
-from npcompile.tracing._dynamo_patch import ShimCall
+from npcompile.tracing._dynamo_patch import ShimCall, shim_attr
 
 from .conftest import same
 
@@ -42,12 +42,12 @@ def test_warm_compile_loads_the_graph_and_shim_functions_are_told_apart():
 
 def test_graphs_with_what_the_key_cannot_see_are_not_marked():
     """A graph with a call the cache key would not tell apart (here a generator's draw: its state is not in the
-    key) keeps AOTAutograd's own refusal; the shim's functions are named."""
+    key) keeps AOTAutograd's own refusal; the shim's functions and array attributes are named."""
     import contextlib
 
     graph = torch.fx.Graph()
     x = graph.placeholder("x")
-    graph.output(graph.call_function(ShimCall(shim.sin), (x,)))
+    graph.output(graph.call_function(ShimCall(shim.sin), (graph.call_function(shim_attr, (x, "T")),)))
     assert not isinstance(cacheable(torch.fx.GraphModule({}, graph)), contextlib.nullcontext)
     graph.call_function(ShimCall(shim.random.default_rng(0).random), (3,))
     assert isinstance(cacheable(torch.fx.GraphModule({}, graph)), contextlib.nullcontext)
