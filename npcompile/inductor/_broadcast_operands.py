@@ -44,7 +44,7 @@ class BroadcastOperandPass(GraphPass):
 
 
 def _numel(node):
-    val = node.meta.get("val") if isinstance(node, torch.fx.Node) else None
+    val = node.meta.get("val")
     n = val.numel() if isinstance(val, torch.Tensor) else None
     return n if isinstance(n, int) else None
 

@@ -12,7 +12,7 @@ every lane and blended: below 0.9 an odd polynomial, x + x s Q(s) with s = x**2 
 least-squares fit of (tanh(x) - x) / x**3 on Chebyshev nodes, rounded to float32); from 0.9 on,
 1 - 2 / (exp(2|x|) + 1) on SLEEF's 1-ulp expf, which saturates to 1 and takes inf and NaN as tanh does; then x's
 sign by a bit mask (so tanh(-0.0) is -0.0; ``copysign`` is a call into SLEEF and cost as much as the rest).
-4M elements: 1.8 ms; the GELU benchmark 8.4 -> 3.6 ms.  Error against a long-double reference on 16M float32
+4M elements: 1.8 ms; the GELU benchmark 8.4 -> 3.6 to 4.3 ms.  Error against a long-double reference on 16M float32
 values over every binade: at most 0.97 ulp (NumPy's own float32 tanh: 1.36, SLEEF's 1.0).  Only
 ``Vectorized<float>`` takes it; float64 (where the polynomial would need twice the terms) keeps SLEEF's.
 """
