@@ -104,25 +104,29 @@ def test_eager_exact_float32_remainders_and_float16_floor_division():
 
 def _tanh_inputs(dtype):
     """Every binade from the smallest subnormal to where tanh rounds to 1, both signs, both sides of our float32
-    branch point 0.9, and the specials."""
+    code's branch points (0.9 for 8 lanes; the table's first interval end and its clamp), and the specials."""
     rng = np.random.default_rng(7)
     tiny = np.log(np.finfo(dtype).smallest_subnormal)
     x = np.exp(rng.uniform(tiny, 3.0, 20000)) * rng.choice([-1.0, 1.0], 20000)
-    edge = np.nextafter(dtype(0.9), [0.0, 2.0, -1.0]).astype(dtype)
+    edge = np.nextafter(np.array([0.9, 0.078125, 15.5], dtype)[:, None], [0.0, 20.0]).ravel()
     return np.concatenate([x.astype(dtype), edge, -edge, [0.0, -0.0, np.inf, -np.inf, np.nan, 0.9, 20.0]]).astype(dtype)
 
 
 @pytest.mark.inductor
-def test_compiled_vector_math_tanh_and_copysign():
+@pytest.mark.parametrize("simdlen", [None, 256], ids=["native", "avx2"])
+def test_compiled_vector_math_tanh_and_copysign(simdlen):
     """Our vector code (``npcompile/inductor/_vector_math.py``, where SLEEF's was slower): float32 tanh within one
-    ulp of the exact value (a long double reference) with signs of zero kept (float64 keeps SLEEF's); copysign as
-    bit operations, bit for bit NumPy's, NaNs' signs included."""
+    ulp of the exact value (a long double reference) with signs of zero kept (float64 keeps SLEEF's), both the
+    AVX-512 table and the code other vector widths take (8 lanes here: AVX2); copysign as bit operations, bit for
+    bit NumPy's, NaNs' signs included."""
+    import torch._inductor.config as inductor_config
     from torch._inductor.utils import run_and_get_code
 
     x32, x64 = _tanh_inputs(np.float32), _tanh_inputs(np.float64)
     y32, y64 = x32[::-1].copy(), x64[::-1].copy()
-    (t32, t64, *signed), codes = run_and_get_code(C.compile(
-        lambda a, b, c, d: (np.tanh(a), np.tanh(b), np.copysign(a, c), np.copysign(d, b))), x32, x64, y32, y64)
+    with inductor_config.patch({"cpp.simdlen": simdlen}):
+        (t32, t64, *signed), codes = run_and_get_code(C.compile(
+            lambda a, b, c, d: (np.tanh(a), np.tanh(b), np.copysign(a, c), np.copysign(d, b))), x32, x64, y32, y64)
     assert "npc_vec_math::tanh" in "".join(codes) and ".copysign(" not in "".join(codes)
     for got, want in zip(signed, (np.copysign(x32, y32), np.copysign(y64, x64))):
         assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
