@@ -141,6 +141,59 @@ def test_a_non_contiguous_argument_matches_numpy():
     np.testing.assert_array_equal(got, expected)
 
 
+def jacobi_sweep(u):
+    v = u.copy()
+    v[1:-1, 1:-1] = 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:])
+    return v
+
+
+def boundary_then_interior(u):
+    v = np.empty_like(u)
+    v[0], v[-1], v[1:-1, 0], v[1:-1, -1] = u[0], u[-1], u[1:-1, 0] * 2, 0.0
+    v[1:-1, 1:-1] = u[1:-1, 1:-1] - u[:-2, 1:-1]
+    return v
+
+
+_BIG = np.random.default_rng(2).standard_normal((260, 270))  # (more elements than _reinplace._MIN_NEW)
+
+
+@pytest.mark.parametrize("fn", [jacobi_sweep, boundary_then_interior,
+                                lambda u: (v := np.zeros_like(u), v.__setitem__((slice(None), slice(1, -3)), 1.0),
+                                           v.__setitem__((slice(2, None), 1), u[2:, 0]), v)[-1],
+                                lambda u: (v := u[:, ::-1] * 2, v.__setitem__((slice(3, -3), slice(2, None)), 1.0),
+                                           v)[-1]],
+                         ids=["copy and interior", "boundaries and interior", "zeros and two writes", "computed root"])
+def test_a_new_array_built_by_writes_is_written_in_place(fn):
+    """A chain of writes making a new array (no argument written): each write a loop over its own slice, the rest
+    of a copied array copied around a large first write; the argument untouched."""
+    backend = _run(fn, _BIG)
+    assert backend.graphs and not backend.scatters()
+
+
+@pytest.mark.parametrize("fn, arg", [
+    (lambda u: (v := u.copy(), v.__setitem__((slice(1, -1), slice(1, -1)), 0.0), v)[-1], _BIG[:20]),
+    (lambda u: (v := u.copy(), v.__setitem__(slice(0, 100), 0.0), v)[-1], _BIG),
+    (lambda u: (v := u.copy(), v.__setitem__(slice(None, None, 2), 0.0), v)[-1], _BIG)],
+    ids=["too small", "first write under half", "stepped first write"])
+def test_a_new_array_stays_one_loop_where_that_costs_less(fn, arg):
+    backend = _run(fn, arg)
+    assert backend.scatters()
+
+
+@pytest.mark.parametrize("name, fn", [
+    ("an edge copied from the new interior", lambda u: (v := u.copy(), v.__setitem__((slice(1, -1), slice(1, -1)),
+                                                                                      u[1:-1, 1:-1] * 3),
+                                                        v.__setitem__(0, v[1]), v)[-1]),
+    ("a shifted read of the new interior", lambda u: (v := u.copy(), v.__setitem__((slice(1, -1), slice(1, -1)), 1.0),
+                                                      v.__setitem__((slice(1, -1), slice(2, None)), v[1:-1, :-2] + 1),
+                                                      v)[-1]),
+    ("an earlier version read", lambda u: (v := np.empty_like(u), v.__setitem__(slice(None), u * 2),
+                                           s := v.sum(), v.__setitem__(0, 3.0), v + s)[-1]),
+])
+def test_new_arrays_match_numpy(name, fn):
+    _run(fn, _BIG)
+
+
 def test_the_pass_is_installed_for_cpu_graphs():
     assert isinstance(inductor_options()["post_grad_custom_post_pass"], ReinplacePass)
 
@@ -173,3 +226,14 @@ def test_inductor_step_writes_only_the_slices():
     code = "\n".join(code)
     bounds = [int(b) for b in re.findall(r"for\(int64_t x\d+=.*?; x\d+<static_cast<int64_t>\((\d+)L\);", code)]
     assert bounds and max(bounds) < 64 and "empty_strided_cpu((64, 64)" not in code, code
+
+
+@pytest.mark.inductor
+@pytest.mark.parametrize("fn", [jacobi_sweep, boundary_then_interior])
+def test_inductor_new_array_loops_over_each_slice(fn):
+    """No loop over the whole new array testing each element against the writes (masked loads, blends)."""
+    from torch._inductor.utils import run_and_get_code
+
+    got, code = run_and_get_code(C.compile(fn), _BIG)
+    np.testing.assert_array_equal(got, fn(_BIG))
+    assert "all_zero" not in "".join(code) and "blendv" not in "".join(code)
