@@ -28,7 +28,7 @@ over the whole array testing every element against every write (2048x2048: 14% o
 place, each write is a loop over its own slice.  ``v = u.copy(); v[1:-1, 1:-1] = ...`` (the copy is folded into the
 scatter: its root is ``u``) became one loop with the stencil's loads masked per element; here a large first write
 (at least half the array) goes into a new buffer with only the rest of ``u`` copied around it, as 2 boxes per
-dimension (a Jacobi sweep on 2048x2048: 70-77% of the matched triad -> NNN%).  Arrays under ``_MIN_NEW`` elements,
+dimension (a Jacobi sweep on 2048x2048: 69-80% of the matched triad -> 82-85%).  Arrays under ``_MIN_NEW`` elements,
 whose loops cost less than the extra kernels, and symbolic sizes are left to Inductor.
 """
 
