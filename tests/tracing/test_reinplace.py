@@ -7,6 +7,8 @@ few compile with Inductor, with the loop bodies outlined as in real use."""
 
 import re
 
+from hypothesis import given, settings, strategies as st
+
 import numpy as np
 import pytest
 import torch
@@ -237,3 +239,64 @@ def test_inductor_new_array_loops_over_each_slice(fn):
     got, code = run_and_get_code(C.compile(fn), _BIG)
     np.testing.assert_array_equal(got, fn(_BIG))
     assert "all_zero" not in "".join(code) and "blendv" not in "".join(code)
+
+
+_N = 256  # (a 256x256 array: as many elements as _reinplace._MIN_NEW)
+_edges = st.one_of(st.none(), st.integers(-_N, _N))
+
+
+@st.composite
+def _new_array_programs(draw):
+    """(root, writes): the new array's start ("copy" of u, "zeros", or "empty" filled by a first write of all of
+    it) and writes ``v[box] = src``, a box a pair of slices or an int and a slice (the first one often most of
+    the array), src "u" (u[box] * 3), "v" (the array's own elements at the box moved by (dr, dc), plus 1) or
+    "const"."""
+    large = st.tuples(st.one_of(st.none(), st.integers(0, 3)), st.one_of(st.none(), st.integers(-3, -1))).map(
+        lambda t: slice(*t))
+    any_slice = st.tuples(_edges, _edges).map(lambda t: slice(*t))
+    root = draw(st.sampled_from(["copy", "zeros", "empty"]))
+    writes = []
+    for i in range(draw(st.integers(1, 4))):
+        rows, cols = (draw(large), draw(large)) if i == 0 and draw(st.booleans()) else \
+            (draw(st.one_of(st.integers(-_N, _N - 1), any_slice)), draw(any_slice))
+        writes.append(((rows, cols), draw(st.sampled_from(["u", "v", "const"])),
+                       draw(st.tuples(st.integers(-2, 2), st.integers(-2, 2)))))
+    return root, writes
+
+
+def _shifted(index, by):
+    """``index`` (an int or a slice of step 1 along an axis of _N) moved by ``by`` where it stays inside."""
+    r = range(_N)[index]
+    if isinstance(index, int):
+        return r + by if 0 <= r + by < _N else r
+    return slice(r.start + by, r.stop + by) if len(r) and 0 <= r.start + by and r.stop + by <= _N else index
+
+
+def _text(index):
+    return str(index) if isinstance(index, int) else \
+        f"{'' if index.start is None else index.start}:{'' if index.stop is None else index.stop}"
+
+
+def _build(root, writes):
+    """The program as a function of straight-line code (a Python loop over the writes would be outlined: its body
+    a graph of its own, writing into an argument)."""
+    lines = ["def f(u):", "    v = " + {"copy": "u.copy()", "zeros": "np.zeros_like(u)", "empty": "np.empty_like(u)"}[root]]
+    if root == "empty":
+        lines.append("    v[:] = u * 2")
+    for (rows, cols), src, (dr, dc) in writes:
+        box = f"{_text(rows)}, {_text(cols)}"
+        lines.append(f"    v[{box}] = " + {"u": f"u[{box}] * 3", "const": "7.0",
+                                            "v": f"v[{_text(_shifted(rows, dr))}, {_text(_shifted(cols, dc))}] + 1"}[src])
+    namespace = {"np": np}
+    exec(compile("\n".join(lines + ["    return v"]), f"<program {abs(hash(str(writes)))}>", "exec"), namespace)
+    return namespace["f"]
+
+
+@settings(max_examples=40, deadline=None, database=None, derandomize=True)
+@given(_new_array_programs())
+def test_new_arrays_built_by_random_writes_match_numpy(program):
+    """Chains of writes making a new array, each reading the argument or the array itself at a shifted box:
+    NumPy's values, whatever the pass does with them."""
+    f = _build(*program)
+    u = np.random.default_rng(len(program[1])).random((_N, _N))
+    np.testing.assert_array_equal(C.compile(f, backend=_Backend())(u.copy()), f(u.copy()))
