@@ -50,12 +50,13 @@ def _cpu_passes() -> dict:
     from ._inline_growth import InlineGrowthPass
     from ._outer_reductions import OuterReductionPass
     from ._reinplace import ReinplacePass
+    from ._roll_regions import RollRegionPass
     from ._small_axis_reductions import SmallAxisReductionPass
     from ._small_inner_axis import SmallInnerAxisPass
 
     return {"post_grad_custom_pre_pass": OuterReductionPass(first=SmallAxisReductionPass()),
             "post_grad_custom_post_pass": ReinplacePass(first=InlineGrowthPass(first=BoolMaskPass(
-                first=SmallInnerAxisPass(first=BroadcastOperandPass()))))}
+                first=SmallInnerAxisPass(first=BroadcastOperandPass(first=RollRegionPass())))))}
 
 
 def _exact_int64_to_float32(get_to_dtype_expr):

@@ -1,0 +1,164 @@
+"""Elementwise results of rolled arrays are computed region by region, each region reading plain slices.
+
+Periodic stencils roll arrays: ``np.roll(u, 1, 0) + np.roll(u, -1, 0) + np.roll(u, 1, 1) + np.roll(u, -1, 1)
+- 4 * u``.  torch's roll becomes a gather at ``(i + c) % n`` along the axis, and Inductor computed every element's
+index with a modulo and could not vectorize the loop (the Laplacian above on 2048x2048: one scalar loop, 44-49% of
+the memory bandwidth).  Along each rolled axis, an element's source is a plain shift except across one point
+(``n - c``), so the axes split into intervals and the result into boxes in which every operand is a slice.  This
+post-grad pass writes the result into a new buffer box by box, each box the same elementwise ops on slices of the
+operands (the same values: bit for bit the same results): the big interior box a vectorized loop, the boxes along
+the edges small ones.
+
+It takes an elementwise node of static shape (at least ``_MIN`` elements) whose elementwise inputs of its shape,
+used only by it, form its expression; the leaves of the expression are rolls (``aten.index`` at
+``fmod(iota + c, n)`` along one axis, possibly nested), arrays of the result's shape, and 0-d or Python scalars.
+Anything else (a broadcast operand, a mutation between the expression's first node and the result, more than
+``_MAX_BOXES`` boxes) leaves the graph as it was. CPU graphs of npcompile's own compiles only.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import torch
+
+from ._graph_pass import GraphPass, add_node, pointwise
+
+aten, prims = torch.ops.aten, torch.ops.prims
+
+_MIN = 1 << 16  # elements: below, one loop costs less than the boxes' loops
+_MAX_BOXES = 27  # (a 3-D stencil rolled both ways along every axis)
+
+
+class RollRegionPass(GraphPass):
+    """Inductor post-grad pass (see the module docstring)."""
+
+    def run(self, graph: torch.fx.Graph) -> None:
+        order = {n: i for i, n in enumerate(graph.nodes)}
+        for node in list(graph.nodes):
+            if node.users and pointwise(node) and not any(_same_shape(u, node) and pointwise(u) for u in node.users):
+                plan = _plan(node, order)
+                if plan:
+                    _rewrite(graph, node, *plan)
+
+
+def _shape(node):
+    val = node.meta.get("val") if isinstance(node, torch.fx.Node) else None
+    return tuple(val.shape) if isinstance(val, torch.Tensor) else None
+
+
+def _same_shape(a, b):
+    return _shape(a) is not None and _shape(a) == _shape(b)
+
+
+def _roll(node):
+    """(array, {axis: c}) when ``node`` reads ``array`` at ``(i + c) % n`` along each such axis (nested rolls
+    add up), else None."""
+    shifts = {}
+    while node.op == "call_function" and node.target is aten.index.Tensor and len(node.args) == 2:
+        x, indices = node.args
+        axes = [d for d, i in enumerate(indices) if i is not None]
+        n = (_shape(x) or (None,) * (len(indices)))[axes[0]] if len(axes) == 1 else None
+        c = _index_shift(indices[axes[0]], n) if n is not None else None
+        if c is None or _shape(node) != _shape(x):
+            return None
+        shifts[axes[0]] = (shifts.get(axes[0], 0) + c) % n
+        node = x
+    return (node, shifts) if shifts else None
+
+
+def _index_shift(index, n):
+    """c when ``index`` is ``fmod(iota(n) + c, n)`` (torch's decomposition of roll), else None."""
+    if not (isinstance(index, torch.fx.Node) and index.target is aten.fmod.Scalar and index.args[1] == n):
+        return None
+    add = index.args[0]
+    if add.target is not aten.add.Tensor or type(add.args[1]) is not int:
+        return None
+    iota = add.args[0]
+    if iota.target is not prims.iota.default or iota.args[0] != n or iota.kwargs.get("start", 0) != 0 \
+            or iota.kwargs.get("step", 1) != 1:
+        return None
+    return add.args[1] % n
+
+
+def _plan(sink, order):
+    """(expression nodes in graph order, {leaf: roll or None}, boxes) for the result ``sink``, or None."""
+    shape = _shape(sink)
+    if shape is None or not all(type(s) is int for s in shape) or math.prod(shape) < _MIN \
+            or torch.Tag.nondeterministic_seeded in sink.target.tags:
+        return None
+    nodes, leaves, todo = {sink}, {}, [sink]
+    while todo:
+        for arg in todo.pop().all_input_nodes:
+            if arg in nodes or arg in leaves:
+                continue
+            if pointwise(arg) and _shape(arg) == shape and all(u in nodes for u in arg.users) \
+                    and torch.Tag.nondeterministic_seeded not in arg.target.tags:
+                nodes.add(arg)
+                todo.append(arg)
+            elif _shape(arg) == shape or _shape(arg) == ():
+                leaves[arg] = _roll(arg) if _shape(arg) == shape else None
+            else:
+                return None
+    rolls = [r for r in leaves.values() if r is not None]
+    if not rolls:
+        return None
+    first = min(order[n] for n in nodes)
+    if any(_mutates(n) for n in sink.graph.nodes if first <= order[n] <= order[sink]):
+        return None
+    cuts = [sorted({0, n} | {n - shifts[d] for _, shifts in rolls if shifts.get(d)}) for d, n in enumerate(shape)]
+    intervals = [list(zip(c, c[1:])) for c in cuts]
+    if math.prod(map(len, intervals)) > _MAX_BOXES:
+        return None
+    return sorted(nodes, key=order.get), leaves, list(itertools.product(*intervals))
+
+
+def _mutates(node):
+    schema = getattr(node.target, "_schema", None)
+    return node.op == "call_function" and schema is not None and any(
+        a.alias_info is not None and a.alias_info.is_write for a in schema.arguments)
+
+
+def _sliced(graph, x, box, shifts):
+    """``x``'s elements read for the result's ``box`` (``shifts``: x rolled by c along those axes)."""
+    for d, (lo, hi) in enumerate(box):
+        n, c = _shape(x)[d], shifts.get(d, 0)
+        if c:
+            lo, hi = (lo + c, hi + c) if lo + c < n else (lo + c - n, hi + c - n)
+        if (lo, hi) != (0, n):
+            x = add_node(graph, aten.slice.Tensor, x, d, lo, hi)
+    return x
+
+
+def _rewrite(graph, sink, nodes, leaves, boxes):
+    val = sink.meta["val"]
+    with graph.inserting_before(sink):
+        buffer = graph.call_function(aten.empty_strided.default, (list(val.shape), list(val.stride())),
+                                     {"dtype": val.dtype, "device": val.device})
+        buffer.meta["val"] = torch.empty_strided(val.shape, val.stride(), dtype=val.dtype, device=val.device)
+        for box in boxes:
+            env = {}
+            for leaf, roll in leaves.items():
+                base, shifts = roll or (leaf, {})
+                env[leaf] = leaf if _shape(leaf) == () else _sliced(graph, base, box, shifts)
+            for node in nodes:
+                env[node] = add_node(graph, node.target, *torch.fx.node.map_arg(node.args, env.get),
+                                     **torch.fx.node.map_arg(node.kwargs, env.get))
+            view = _sliced(graph, buffer, box, {})
+            copy = graph.call_function(aten.copy_.default, (view, env[sink]))
+            copy.meta["val"] = view.meta["val"]
+    sink.replace_all_uses_with(buffer)
+    for node in reversed(nodes):
+        graph.erase_node(node)
+    for leaf in leaves:
+        _erase_unused(graph, leaf)
+
+
+def _erase_unused(graph, node):
+    """``node`` and what only it used, where nothing reads them any more (the rolls' index computations)."""
+    if node.op == "call_function" and not node.users and not _mutates(node):
+        inputs = node.all_input_nodes
+        graph.erase_node(node)
+        for arg in inputs:
+            _erase_unused(graph, arg)

@@ -1,0 +1,93 @@
+"""Elementwise results of rolled arrays computed box by box (npcompile/inductor/_roll_regions.py).
+
+As in test_reinplace: NumPy code through the shim and AOTAutograd with Inductor's decompositions, the pass applied
+to the forward graph, the graph run: NumPy's values bit for bit, and no roll left where the pass must act (or left
+where it must not); one test compiles with Inductor."""
+
+import numpy as np
+import pytest
+import torch
+from torch._dynamo.backends.common import aot_autograd
+from torch._inductor.decomposition import select_decomp_table
+from torch._inductor.fx_passes.post_grad import remove_noop_ops
+
+from npcompile import _compile as C
+from npcompile.inductor import inductor_options
+from npcompile.inductor._roll_regions import RollRegionPass
+
+
+class _Backend:
+    def __init__(self):
+        self.graphs = []
+
+    def fw(self, gm, example_inputs):
+        remove_noop_ops(gm.graph)
+        gm.graph.eliminate_dead_code()
+        RollRegionPass()(gm.graph)
+        gm.graph.lint()
+        gm.recompile()
+        self.graphs.append(gm)
+        return gm
+
+    def __call__(self, gm, example_inputs):
+        return aot_autograd(fw_compiler=self.fw, decompositions=select_decomp_table())(gm, example_inputs)
+
+    def rolls(self):
+        return [n for g in self.graphs for n in g.graph.nodes if n.target is torch.ops.aten.index.Tensor]
+
+
+def _run(fn, *args):
+    backend = _Backend()
+    got = C.compile(fn, backend=backend)(*args)
+    expected = fn(*args)
+    assert got.dtype == expected.dtype and got.shape == expected.shape
+    np.testing.assert_array_equal(got, expected)
+    return backend
+
+
+def laplacian(u):
+    return np.roll(u, 1, 0) + np.roll(u, -1, 0) + np.roll(u, 1, 1) + np.roll(u, -1, 1) - 4 * u
+
+
+_U = np.random.default_rng(0).standard_normal((260, 270))  # (more elements than _roll_regions._MIN)
+_V = np.random.default_rng(1).standard_normal((40, 41, 42)).astype(np.float32)
+
+
+@pytest.mark.parametrize("fn, arg", [
+    (laplacian, _U),
+    (lambda u: np.roll(u, (1, -2), (0, 1)) * 2.0 - np.roll(u, 300, 0) + u, _U),  # nested; a shift beyond the size
+    (lambda u: np.where(np.roll(u, 5, 1) > u, np.roll(u, -7, 1), np.float64(0.5)), _U),  # a 0-d operand
+    (lambda v: sum(np.roll(v, s, a) for s in (1, -1) for a in range(3)) - 6 * v, _V),  # 3-D: 27 boxes
+], ids=["laplacian", "nested and wrapped", "where and scalars", "3-D"])
+def test_rolled_operands_become_slices(fn, arg):
+    backend = _run(fn, arg)
+    assert backend.graphs and not backend.rolls()
+
+
+@pytest.mark.parametrize("fn, arg", [
+    (laplacian, _U[:50, :50]),  # small
+    (lambda u: np.roll(u, 1, 0) + u[0], _U),  # a broadcast operand
+    (lambda u: np.roll(u, 1, 0)[::2] + 1, _U),  # a roll read through a view
+], ids=["small", "broadcast operand", "a view of it"])
+def test_rolls_stay_where_the_pass_does_not_apply(fn, arg):
+    backend = _run(fn, arg)
+    assert backend.rolls()
+
+
+def test_the_pass_is_installed_for_cpu_graphs():
+    passes, p = [], inductor_options()["post_grad_custom_post_pass"]
+    while p is not None:
+        passes.append(type(p))
+        p = p.first
+    assert RollRegionPass in passes
+
+
+@pytest.mark.inductor
+def test_inductor_rolled_laplacian_vectorized():
+    """No modulo left in the generated code: the interior a vectorized loop over plain slices."""
+    from torch._inductor.utils import run_and_get_code
+
+    got, code = run_and_get_code(C.compile(laplacian), _U)
+    np.testing.assert_array_equal(got, laplacian(_U))
+    code = "".join(code)
+    assert "%" not in code.split("extern")[1].split("async_compile.wait")[0] and "Vectorized" in code
