@@ -7,45 +7,23 @@ few compile with Inductor, with the loop bodies outlined as in real use."""
 
 import re
 
-from hypothesis import given, settings, strategies as st
-
 import numpy as np
 import pytest
 import torch
-from torch._dynamo.backends.common import aot_autograd
-from torch._inductor.decomposition import select_decomp_table
-from torch._inductor.fx_passes.post_grad import remove_noop_ops
+from hypothesis import given, settings, strategies as st
 
 from npcompile import _compile as C
 from npcompile.inductor import inductor_options
 from npcompile.inductor._reinplace import ReinplacePass
 
+from .pass_backend import PassBackend
 from ..programs.programs import cholesky_inplace, lu_doolittle_args  # (factor a copy / the argument in place)
 
 _SCATTERS = {torch.ops.aten.slice_scatter.default, torch.ops.aten.select_scatter.default}
 
 
-class _Backend:
-    """AOTAutograd with our pass on each forward graph; keeps the graphs."""
-
-    def __init__(self):
-        self.graphs = []
-
-    def fw(self, gm, example_inputs):
-        remove_noop_ops(gm.graph)  # (Inductor's post-grad passes do this before ours)
-        gm.graph.eliminate_dead_code()
-        ReinplacePass()(gm.graph)
-        gm.graph.lint()
-        gm.recompile()
-        self.graphs.append(gm)
-        return gm
-
-    def __call__(self, gm, example_inputs):
-        return aot_autograd(fw_compiler=self.fw, decompositions=select_decomp_table(),
-                            keep_inference_input_mutations=True)(gm, example_inputs)
-
-    def scatters(self):
-        return [n for g in self.graphs for n in g.graph.nodes if n.target in _SCATTERS]
+def _Backend():
+    return PassBackend(ReinplacePass())
 
 
 def _run(fn, *args):
@@ -83,17 +61,17 @@ def shifted_read_after_a_write(a):  # the second write reads its own row shifted
 @pytest.mark.parametrize("fn, arg", [(lu_doolittle_args, _spd(9)), (cholesky_inplace, _spd(9))])
 def test_factorizations_write_in_place(fn, arg):
     backend = _run(fn, arg)
-    assert backend.graphs and not backend.scatters()
+    assert backend.graphs and not backend.calls(_SCATTERS)
 
 
 def test_a_first_write_reading_its_own_row_shifted_is_in_place():
     backend = _run(gauss_seidel_rows, np.random.default_rng(1).standard_normal((7, 20)))
-    assert backend.graphs and not backend.scatters()
+    assert backend.graphs and not backend.calls(_SCATTERS)
 
 
 def test_a_write_reading_what_an_earlier_write_changed_stays_functional():
     backend = _run(shifted_read_after_a_write, np.arange(6 * 21.0).reshape(6, 21))
-    assert backend.scatters()
+    assert backend.calls(_SCATTERS)
 
 
 @pytest.mark.parametrize("name, fn", [
@@ -123,7 +101,7 @@ def test_views_of_the_argument_returned_after_its_writes():
     expected = f(a.copy())
     backend = _Backend()
     got = C.compile(f, backend=backend)(a)
-    assert not backend.scatters()
+    assert not backend.calls(_SCATTERS)
     assert all(np.shares_memory(g, a) for g in got)
     for g, e in zip(got, expected):
         np.testing.assert_array_equal(g, e)
@@ -169,7 +147,7 @@ def test_a_new_array_built_by_writes_is_written_in_place(fn):
     """A chain of writes making a new array (no argument written): each write a loop over its own slice, the rest
     of a copied array copied around a large first write; the argument untouched."""
     backend = _run(fn, _BIG)
-    assert backend.graphs and not backend.scatters()
+    assert backend.graphs and not backend.calls(_SCATTERS)
 
 
 @pytest.mark.parametrize("fn, arg", [
@@ -179,7 +157,7 @@ def test_a_new_array_built_by_writes_is_written_in_place(fn):
     ids=["too small", "first write under half", "stepped first write"])
 def test_a_new_array_stays_one_loop_where_that_costs_less(fn, arg):
     backend = _run(fn, arg)
-    assert backend.scatters()
+    assert backend.calls(_SCATTERS)
 
 
 @pytest.mark.parametrize("name, fn", [

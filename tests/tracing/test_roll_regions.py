@@ -1,43 +1,21 @@
 """Elementwise results of rolled arrays computed box by box (npcompile/inductor/_roll_regions.py).
 
-As in test_reinplace: NumPy code through the shim and AOTAutograd with Inductor's decompositions, the pass applied
-to the forward graph, the graph run: NumPy's values bit for bit, and no roll left where the pass must act (or left
-where it must not); one test compiles with Inductor."""
+Through ``PassBackend``: NumPy's values bit for bit, and no roll left where the pass must act (or left where it must
+not); one test compiles with Inductor."""
 
 import numpy as np
 import pytest
 import torch
-from torch._dynamo.backends.common import aot_autograd
-from torch._inductor.decomposition import select_decomp_table
-from torch._inductor.fx_passes.post_grad import remove_noop_ops
 
 from npcompile import _compile as C
 from npcompile.inductor import inductor_options
 from npcompile.inductor._roll_regions import RollRegionPass
 
-
-class _Backend:
-    def __init__(self):
-        self.graphs = []
-
-    def fw(self, gm, example_inputs):
-        remove_noop_ops(gm.graph)
-        gm.graph.eliminate_dead_code()
-        RollRegionPass()(gm.graph)
-        gm.graph.lint()
-        gm.recompile()
-        self.graphs.append(gm)
-        return gm
-
-    def __call__(self, gm, example_inputs):
-        return aot_autograd(fw_compiler=self.fw, decompositions=select_decomp_table())(gm, example_inputs)
-
-    def rolls(self):
-        return [n for g in self.graphs for n in g.graph.nodes if n.target is torch.ops.aten.index.Tensor]
+from .pass_backend import PassBackend
 
 
 def _run(fn, *args):
-    backend = _Backend()
+    backend = PassBackend(RollRegionPass())
     got = C.compile(fn, backend=backend)(*args)
     expected = fn(*args)
     assert got.dtype == expected.dtype and got.shape == expected.shape
@@ -61,7 +39,7 @@ _V = np.random.default_rng(1).standard_normal((40, 41, 42)).astype(np.float32)
 ], ids=["laplacian", "nested and wrapped", "where and scalars", "3-D"])
 def test_rolled_operands_become_slices(fn, arg):
     backend = _run(fn, arg)
-    assert backend.graphs and not backend.rolls()
+    assert backend.graphs and not backend.calls({torch.ops.aten.index.Tensor})
 
 
 @pytest.mark.parametrize("fn, arg", [
@@ -71,7 +49,7 @@ def test_rolled_operands_become_slices(fn, arg):
 ], ids=["small", "broadcast operand", "a view of it"])
 def test_rolls_stay_where_the_pass_does_not_apply(fn, arg):
     backend = _run(fn, arg)
-    assert backend.rolls()
+    assert backend.calls({torch.ops.aten.index.Tensor})
 
 
 def test_the_pass_is_installed_for_cpu_graphs():
