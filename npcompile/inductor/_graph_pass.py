@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import torch
 from torch._inductor.custom_graph_pass import CustomGraphPass
 
@@ -75,6 +77,16 @@ def add_node(graph: torch.fx.Graph, target, *args, **kwargs) -> torch.fx.Node:
     new = graph.call_function(target, args, kwargs)
     new.meta["val"] = target(*torch.fx.node.map_arg(args, lambda a: a.meta["val"]),
                              **torch.fx.node.map_arg(kwargs, lambda a: a.meta["val"]))
+    return new
+
+
+def new_buffer(graph: torch.fx.Graph, like: torch.Tensor) -> torch.fx.Node:
+    """A new uninitialized array with the layout of the fake tensor ``like``, at the graph's insertion point (its
+    ``val`` made in ``like``'s fake mode: a real tensor there fails Inductor's fake-tensor checks in torch 2.11)."""
+    new = graph.call_function(aten.empty_strided.default, (list(like.shape), list(like.stride())),
+                              {"dtype": like.dtype, "device": like.device})
+    with getattr(like, "fake_mode", None) or contextlib.nullcontext():
+        new.meta["val"] = torch.empty_strided(like.shape, like.stride(), dtype=like.dtype, device=like.device)
     return new
 
 

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 
 import torch
 
-from ._graph_pass import GraphPass
+from ._graph_pass import GraphPass, new_buffer
 
 aten = torch.ops.aten
 
@@ -115,9 +115,7 @@ def _new_array_plan(last, order):
         return None
     graph = last.graph
     with graph.inserting_before(writes[0].node):
-        buffer = graph.call_function(aten.empty_strided.default, (list(val.shape), list(val.stride())),
-                                     {"dtype": val.dtype, "device": val.device})
-        buffer.meta["val"] = torch.empty_strided(val.shape, val.stride(), dtype=val.dtype, device=val.device)
+        buffer = new_buffer(graph, val)
         for part in _around(whole, box):
             views = [(aten.slice.Tensor, (d, lo, hi, 1)) for d, (lo, hi) in enumerate(part)]
             _add(graph, aten.copy_.default, _viewed(graph, buffer, views), _viewed(graph, root, views))

@@ -23,7 +23,7 @@ import math
 
 import torch
 
-from ._graph_pass import GraphPass, add_node, pointwise
+from ._graph_pass import GraphPass, add_node, new_buffer, pointwise
 
 aten, prims = torch.ops.aten, torch.ops.prims
 
@@ -134,9 +134,7 @@ def _sliced(graph, x, box, shifts):
 def _rewrite(graph, sink, nodes, leaves, boxes):
     val = sink.meta["val"]
     with graph.inserting_before(sink):
-        buffer = graph.call_function(aten.empty_strided.default, (list(val.shape), list(val.stride())),
-                                     {"dtype": val.dtype, "device": val.device})
-        buffer.meta["val"] = torch.empty_strided(val.shape, val.stride(), dtype=val.dtype, device=val.device)
+        buffer = new_buffer(graph, val)
         for box in boxes:
             env = {}
             for leaf, roll in leaves.items():
