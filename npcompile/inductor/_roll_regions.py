@@ -35,10 +35,12 @@ class RollRegionPass(GraphPass):
     """Inductor post-grad pass (see the module docstring)."""
 
     def run(self, graph: torch.fx.Graph) -> None:
-        order = {n: i for i, n in enumerate(graph.nodes)}
         for node in list(graph.nodes):
             if node.users and pointwise(node) and not any(_same_shape(u, node) and pointwise(u) for u in node.users):
-                plan = _plan(node, order)
+                try:
+                    plan = _plan(node)
+                except Exception:  # (only reads the graph: one it cannot read, from another torch, is left as is)
+                    plan = None
                 if plan:
                     _rewrite(graph, node, *plan)
 
@@ -82,7 +84,7 @@ def _index_shift(index, n):
     return add.args[1] % n
 
 
-def _plan(sink, order):
+def _plan(sink):
     """(expression nodes in graph order, {leaf: roll or None}, boxes) for the result ``sink``, or None."""
     shape = _shape(sink)
     if shape is None or not all(type(s) is int for s in shape) or math.prod(shape) < _MIN \
@@ -104,6 +106,7 @@ def _plan(sink, order):
     rolls = [r for r in leaves.values() if r is not None]
     if not rolls:
         return None
+    order = {n: i for i, n in enumerate(sink.graph.nodes)}
     first = min(order[n] for n in nodes)
     if any(_mutates(n) for n in sink.graph.nodes if first <= order[n] <= order[sink]):
         return None
