@@ -46,8 +46,10 @@ class RollRegionPass(GraphPass):
 
 
 def _shape(node):
+    """``node``'s static shape; None for a non-tensor or a symbolic size (comparing one could guard on data)."""
     val = node.meta.get("val") if isinstance(node, torch.fx.Node) else None
-    return tuple(val.shape) if isinstance(val, torch.Tensor) else None
+    shape = tuple(val.shape) if isinstance(val, torch.Tensor) else ()
+    return shape if isinstance(val, torch.Tensor) and all(type(s) is int for s in shape) else None
 
 
 def _same_shape(a, b):
@@ -87,7 +89,7 @@ def _index_shift(index, n):
 def _plan(sink):
     """(expression nodes in graph order, {leaf: roll or None}, boxes) for the result ``sink``, or None."""
     shape = _shape(sink)
-    if shape is None or not all(type(s) is int for s in shape) or math.prod(shape) < _MIN \
+    if shape is None or math.prod(shape) < _MIN \
             or torch.Tag.nondeterministic_seeded in sink.target.tags:
         return None
     nodes, leaves, todo = {sink}, {}, [sink]

@@ -52,6 +52,20 @@ def test_rolls_stay_where_the_pass_does_not_apply(fn, arg):
     assert backend.calls({torch.ops.aten.index.Tensor})
 
 
+@pytest.mark.inductor
+def test_a_size_read_from_the_data_is_left_alone():
+    """Comparing such a size with another guards on the data: an error in a post-grad pass, where Inductor's compile
+    failed and npcompile ran np.bincount's kernel again uncompiled, at half the speed."""
+    def counts(x, w):
+        idx = np.clip((x * 256).astype(np.int64), 0, 255)
+        return np.bincount(idx, minlength=256), np.bincount(idx, weights=w, minlength=256)
+
+    x, w = _U.ravel() % 1, np.abs(_U.ravel())  # (positive weights: sums without cancellation)
+    got, want = C.compile(counts, fullgraph=True)(x, w), counts(x, w)
+    np.testing.assert_array_equal(got[0], want[0])
+    np.testing.assert_allclose(got[1], want[1], rtol=1e-12)
+
+
 def test_the_pass_is_installed_for_cpu_graphs():
     passes, p = [], inductor_options()["post_grad_custom_post_pass"]
     while p is not None:
