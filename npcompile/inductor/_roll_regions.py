@@ -2,12 +2,13 @@
 
 Periodic stencils roll arrays: ``np.roll(u, 1, 0) + np.roll(u, -1, 0) + np.roll(u, 1, 1) + np.roll(u, -1, 1)
 - 4 * u``.  torch's roll becomes a gather at ``(i + c) % n`` along the axis, and Inductor computed every element's
-index with a modulo and could not vectorize the loop (the Laplacian above on 2048x2048: one scalar loop, 44-49% of
-the memory bandwidth).  Along each rolled axis, an element's source is a plain shift except across one point
+index with a modulo, and there left the loop scalar (the Laplacian above on 2048x2048: 8.1 ms, 42% of the matched
+triad; 5.5 ms, 62%, split).  Along each rolled axis, an element's source is a plain shift except across one point
 (``n - c``), so the axes split into intervals and the result into boxes in which every operand is a slice.  This
 post-grad pass writes the result into a new buffer box by box, each box the same elementwise ops on slices of the
 operands (the same values: bit for bit the same results): the big interior box a vectorized loop, the boxes along
-the edges small ones.
+the edges small ones.  (Where Inductor vectorizes the gather loop anyway, ``u + 0.1 * laplacian`` measured here,
+both forms take the same time.)
 
 It takes an elementwise node of static shape (at least ``_MIN`` elements) whose elementwise inputs of its shape,
 used only by it, form its expression; the leaves of the expression are rolls (``aten.index`` at
