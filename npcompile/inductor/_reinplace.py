@@ -69,7 +69,7 @@ class ReinplacePass(GraphPass):
                     _rewrite(graph, node.args[0], writes, node)
         for node in list(graph.nodes):
             if node.users and _write(node) is not None and not _not_last(node):
-                plan = _safely(_new_array_plan, node, _order(graph))
+                plan = _safely(_new_array_plan, node)
                 if plan:
                     _rewrite(graph, *plan)
 
@@ -96,7 +96,7 @@ def _not_last(node):
                                                  and _write(user).base is node) for user in node.users)
 
 
-def _new_array_plan(last, order):
+def _new_array_plan(last):
     """For the last write ``last`` of a chain making a new array: (buffer, writes) to do in place, the buffer an
     uninitialized root or a new one around the first write (see the module docstring); else None."""
     version = last
@@ -105,6 +105,7 @@ def _new_array_plan(last, order):
     root, val = version, last.meta.get("val")
     if not isinstance(val, torch.Tensor) or not isinstance(val.numel(), int) or val.numel() < _MIN_NEW:
         return None
+    order = _order(last.graph)
     if root.op == "call_function" and root.target in _EMPTY:
         writes = _plan(root, last, None, order)
         return (root, writes) if writes else None
