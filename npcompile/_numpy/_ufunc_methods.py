@@ -545,28 +545,18 @@ def _first_negative_zero(xs, axis) -> bool:
 
 
 _NUMPY_FLOATS = frozenset({torch.float16, torch.float32, torch.float64})
-
-_LIB.define("first_negative_zero(Tensor x, int axis) -> Tensor")
-_LIB.impl("first_negative_zero", lambda x, axis: torch.from_numpy(_np.asarray(_first_negative_zero(x, axis))),
-          "CPU")  # (torch.tensor(bool): 5 us)
-_READ_AGAIN = 1 << 17  # bytes up to which a traced fix reads its (cached) input again rather than pay a cond: ~25 us
-_first_negative_zero_op = torch.ops.npcompile.first_negative_zero.default
-
-
-@torch.library.register_fake("npcompile::first_negative_zero", lib=_LIB)
-def _(x, axis):
-    return torch.empty((), dtype=torch.bool)
+_READ_AGAIN = 1 << 17  # bytes up to which a traced fix reads its (cached) input again rather than check: ~25 us
 
 
 def running_sum(x, axis, dtype=None):
     """``torch.cumsum`` with NumPy's zero signs: torch adds from +0.0 where NumPy's scan starts from the first
     element, so a leading run of -0.0 (in either part of a complex) stays -0.0 (torch: 0.0).  The fix reads the
-    input again, so it runs only where a first element is -0.0: eager, a check in Python; traced, a cond on that
-    check, then the scan with or without the fix (Inductor's CPU scan is an ATen call either way, and its
-    consumers fuse after the cond as after the call: a compiled running mean of 2000x2000 took 1.4x
-    torch.compile's time, which keeps +0.0, now about the same).  On the CPU the check is the eager one in an op:
-    Inductor ran a kernel over 2000 first elements on both threads, and waking the second on a loaded machine
-    cost more than the check.  Small inputs, in cache, are read again rather than pay for the cond."""
+    input again, so it runs only where a first element is -0.0: eager, a check in Python; traced on the CPU, an op
+    of ours doing the same (``_running_sum_op``: Inductor's CPU scan is an ATen call either way, and its consumers
+    fuse after the op as after the call; the cond this was before made a graph Inductor's cache refuses, so a warm
+    process compiled a running mean again: 1 s); traced elsewhere, a cond on that check, then the scan with or
+    without the fix (a compiled running mean of 2000x2000 took 1.4x torch.compile's time with the fix always on,
+    which keeps +0.0).  Small inputs, in cache, are read again rather than pay for the check."""
     axis %= x.ndim
     if not (x.is_floating_point() or x.is_complex()) or x.shape[axis] == 0:
         return torch.cumsum(x, axis, dtype=dtype)
@@ -576,11 +566,37 @@ def running_sum(x, axis, dtype=None):
         if type(n) is int and n * x.element_size() <= _READ_AGAIN or \
                 not all(type(d) is int or d.node.expr.is_Symbol for d in x.shape):
             return _negative_zero_run(x, axis, dtype)  # (Inductor's cond cannot bind s0, s1 from a size s0*s1)
-        first = _starts_negative_zero(xs, axis) if not xs.is_cpu else _first_negative_zero_op(xs.detach(), axis)
-        return torch.ops.higher_order.cond(first,
+        if x.is_cpu:
+            return _running_sum_op(x, axis, dtype)
+        return torch.ops.higher_order.cond(_starts_negative_zero(xs, axis),
                                            lambda x: (_negative_zero_run(x, axis, dtype),),
                                            lambda x: (torch.cumsum(x, axis, dtype=dtype),), (x,))[0]
     return _negative_zero_run(x, axis, dtype) if _first_negative_zero(xs, axis) else torch.cumsum(x, axis, dtype=dtype)
+
+
+def _running_sum(x, axis, dtype):
+    """``running_sum`` of real data, in ``torch.cumsum``'s layout (what the op's fake gives)."""
+    xs = torch.view_as_real(x.resolve_conj()) if x.is_complex() else x
+    r = torch.cumsum(x, axis, dtype=dtype)
+    return r.copy_(_negative_zero_run(x, axis, dtype)) if _first_negative_zero(xs, axis) else r
+
+
+def _running_sum_context(ctx, inputs, output):
+    ctx.axis, ctx.dtype = inputs[1], inputs[0].dtype
+
+
+def _running_sum_backward(ctx, grad):
+    """torch.cumsum's gradient: each element's, the sum of the output gradients from its position on."""
+    return grad.flip(ctx.axis).cumsum(ctx.axis).flip(ctx.axis).to(ctx.dtype), None, None
+
+
+_LIB.define("running_sum(Tensor x, int axis, ScalarType? dtype) -> Tensor")
+_LIB.impl("running_sum", _running_sum, "CPU")
+torch.library.register_fake("npcompile::running_sum", lambda x, axis, dtype: torch.cumsum(x, axis, dtype=dtype),
+                            lib=_LIB)
+torch.library.register_autograd("npcompile::running_sum", _running_sum_backward, setup_context=_running_sum_context,
+                                lib=_LIB)
+_running_sum_op = torch.ops.npcompile.running_sum.default
 
 
 def _negative_zero_run(x, axis, dtype):

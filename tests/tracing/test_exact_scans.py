@@ -27,8 +27,9 @@ def _leading_negative_zeros(a):
 
 def test_traced_cumsum_checks_the_first_elements_before_fixing_zero_signs():
     """The fix of the run's sums reads the input a second time (a quarter of the compiled scan's time), so the
-    traced scan of an input over 128 KB is a cond on the first elements along the axis: the same graph gives
-    NumPy's bits with and without a leading -0.0."""
+    traced scan of a CPU input over 128 KB is an op of ours that checks the first elements along the axis before
+    fixing (not a cond: Inductor's graph cache refuses those): the same graph gives NumPy's bits with and without
+    a leading -0.0."""
     graphs = []
 
     def keep(gm, example_inputs):
@@ -44,8 +45,8 @@ def test_traced_cumsum_checks_the_first_elements_before_fixing_zero_signs():
         z = x + 1j * x[::-1]
         assert all(_same_bits(got, want) for got, want in zip(g(x, z), f(x, z)))
     assert len(graphs) == 1
-    conds = [n for n in graphs[0].graph.nodes if n.target is torch.ops.higher_order.cond]
-    assert len(conds) == 3
+    targets = [n.target for n in graphs[0].graph.nodes]
+    assert targets.count(torch.ops.npcompile.running_sum.default) == 3 and torch.ops.higher_order.cond not in targets
 
 
 def test_cumsum_of_a_negative_zero_run_keeps_its_gradient():
@@ -101,3 +102,21 @@ def test_traced_large_complex_products_check_torchs():
             want = np.prod(x), np.cumprod(x)
         for g, w in zip(f(x), want):
             assert _same_bits(g, w) if np.isinf(x).any() else g.dtype == w.dtype and np.array_equal(g, w)
+
+
+def test_cumsum_op_gradient_is_torchs():
+    """The traced CPU scan of a large input is our op: its gradient is cumsum's (the reversed running sum), with a
+    leading -0.0 run or not, and a float32 input scanned in float64 gets a float32 gradient."""
+    def g(x):
+        return np.cumsum(x, axis=1) * np.arange(1.0, x.shape[1] + 1), np.cumsum(x[::2], axis=0, dtype=np.float64)
+
+    h = C.compile(wrap_numpy(g), backend="aot_eager")
+    base = np.random.default_rng(3).standard_normal((130, 140))
+    for a in (base, _leading_negative_zeros(base)):
+        x = torch.tensor(a, dtype=torch.float32, requires_grad=True)
+        y = x.detach().clone().requires_grad_(True)
+        r, s = h(x)
+        (r.sum() + s.sum()).backward()
+        w = torch.arange(1.0, 141.0)
+        (torch.cumsum(y, 1) * w).sum().add(torch.cumsum(y[::2].double(), 0).sum()).backward()
+        assert x.grad.dtype == torch.float32 and torch.allclose(x.grad, y.grad)
