@@ -80,6 +80,14 @@ def add_node(graph: torch.fx.Graph, target, *args, **kwargs) -> torch.fx.Node:
     return new
 
 
+def copy_into(graph: torch.fx.Graph, view: torch.fx.Node, src) -> torch.fx.Node:
+    """``view.copy_(src)`` at the graph's insertion point: a write into the array ``view`` views (its ``val``
+    the view's; running copy_ on the fake values would only write into them)."""
+    new = graph.call_function(aten.copy_.default, (view, src))
+    new.meta["val"] = view.meta["val"]
+    return new
+
+
 def new_buffer(graph: torch.fx.Graph, like: torch.Tensor) -> torch.fx.Node:
     """A new uninitialized array with the layout of the fake tensor ``like``, at the graph's insertion point (its
     ``val`` made in ``like``'s fake mode: a real tensor there fails Inductor's fake-tensor checks in torch 2.11)."""

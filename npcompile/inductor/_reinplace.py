@@ -41,7 +41,7 @@ from dataclasses import dataclass
 
 import torch
 
-from ._graph_pass import GraphPass, new_buffer
+from ._graph_pass import GraphPass, add_node, copy_into, new_buffer
 
 aten = torch.ops.aten
 
@@ -119,7 +119,7 @@ def _new_array_plan(last):
         buffer = new_buffer(graph, val)
         for part in _around(whole, box):
             views = [(aten.slice.Tensor, (d, lo, hi, 1)) for d, (lo, hi) in enumerate(part)]
-            _add(graph, aten.copy_.default, _viewed(graph, buffer, views), _viewed(graph, root, views))
+            copy_into(graph, _viewed(graph, buffer, views), _viewed(graph, root, views))
     return buffer, writes
 
 
@@ -375,16 +375,9 @@ def _same_layout(a, b):
         (*a.shape, *a.stride(), a.storage_offset()), (*b.shape, *b.stride(), b.storage_offset()))
 
 
-def _add(graph, target, *args):
-    new = graph.call_function(target, args)
-    vals = [_value(a) for a in args]
-    new.meta["val"] = vals[0] if target is aten.copy_.default else target(*vals)
-    return new
-
-
 def _viewed(graph, node, views):
     for target, args in views:
-        node = _add(graph, target, node, *args)
+        node = add_node(graph, target, node, *args)
     return node
 
 
@@ -393,7 +386,7 @@ def _rewrite(graph, buffer, writes, epilogue=None):
     into ``buffer``) dropped."""
     for w in writes:
         with graph.inserting_before(w.node):
-            _add(graph, aten.copy_.default, _viewed(graph, buffer, w.views), w.src)
+            copy_into(graph, _viewed(graph, buffer, w.views), w.src)
         w.node.replace_all_uses_with(buffer)
         for dead in w.parts:
             if not dead.users:

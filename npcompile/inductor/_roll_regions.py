@@ -25,7 +25,7 @@ import math
 
 import torch
 
-from ._graph_pass import GraphPass, add_node, new_buffer, pointwise
+from ._graph_pass import GraphPass, add_node, copy_into, new_buffer, pointwise
 
 aten, prims = torch.ops.aten, torch.ops.prims
 
@@ -150,9 +150,7 @@ def _rewrite(graph, sink, nodes, leaves, boxes):
             for node in nodes:
                 env[node] = add_node(graph, node.target, *torch.fx.node.map_arg(node.args, env.get),
                                      **torch.fx.node.map_arg(node.kwargs, env.get))
-            view = _sliced(graph, buffer, box, {})
-            copy = graph.call_function(aten.copy_.default, (view, env[sink]))
-            copy.meta["val"] = view.meta["val"]
+            copy_into(graph, _sliced(graph, buffer, box, {}), env[sink])
     sink.replace_all_uses_with(buffer)
     for node in reversed(nodes):
         graph.erase_node(node)
