@@ -80,6 +80,36 @@ def add_node(graph: torch.fx.Graph, target, *args, **kwargs) -> torch.fx.Node:
     return new
 
 
+def expression(sink: torch.fx.Node, member, leaf):
+    """The expression computing ``sink``: its nodes in graph order (``sink`` and, recursively, each input for which
+    ``member(input, nodes so far)`` holds) and its leaves ``{input: leaf(input)}``; None where an input is neither
+    (``leaf`` gives None)."""
+    members, leaves, todo = {sink}, {}, [sink]
+    while todo:
+        for a in todo.pop().all_input_nodes:
+            if a in members or a in leaves:
+                continue
+            if member(a, members):
+                members.add(a)
+                todo.append(a)
+            elif (kind := leaf(a)) is not None:
+                leaves[a] = kind
+            else:
+                return None
+    return [n for n in sink.graph.nodes if n in members], leaves
+
+
+def clone_expression(graph: torch.fx.Graph, nodes, env: dict) -> dict:
+    """The expression ``nodes`` (in graph order) computed again at the insertion point from ``env``, which maps its
+    leaves to their new nodes and gets the new nodes (each with the old one's meta but its own ``val``)."""
+    for m in nodes:
+        new = add_node(graph, m.target, *torch.fx.node.map_arg(m.args, env.get),
+                       **torch.fx.node.map_arg(m.kwargs, env.get))
+        new.meta.update({key: v for key, v in m.meta.items() if key not in ("val", "tensor_meta")})
+        env[m] = new
+    return env
+
+
 def copy_into(graph: torch.fx.Graph, view: torch.fx.Node, src) -> torch.fx.Node:
     """``view.copy_(src)`` at the graph's insertion point: a write into the array ``view`` views (its ``val``
     the view's; running copy_ on the fake values would only write into them)."""

@@ -25,7 +25,7 @@ import math
 
 import torch
 
-from ._graph_pass import GraphPass, add_node, copy_into, new_buffer, pointwise
+from ._graph_pass import GraphPass, add_node, clone_expression, copy_into, expression, new_buffer, pointwise
 
 aten, prims = torch.ops.aten, torch.ops.prims
 
@@ -59,19 +59,19 @@ def _same_shape(a, b):
 
 
 def _roll(node):
-    """(array, {axis: c}) when ``node`` reads ``array`` at ``(i + c) % n`` along each such axis (nested rolls
-    add up), else None."""
-    shifts = {}
+    """(array, {axis: c}) where ``node`` reads ``array`` at ``(i + c) % n`` along each such axis (nested rolls
+    add up; ``(node, {})`` for anything else)."""
+    shifts, read = {}, node
     while node.op == "call_function" and node.target is aten.index.Tensor and len(node.args) == 2:
         x, indices = node.args
         axes = [d for d, i in enumerate(indices) if i is not None]
         n = (_shape(x) or (None,) * (len(indices)))[axes[0]] if len(axes) == 1 else None
         c = _index_shift(indices[axes[0]], n) if n is not None else None
         if c is None or _shape(node) != _shape(x):
-            return None
+            return read, {}
         shifts[axes[0]] = (shifts.get(axes[0], 0) + c) % n
         node = x
-    return (node, shifts) if shifts else None
+    return (node, shifts) if shifts else (read, {})
 
 
 def _index_shift(index, n):
@@ -89,36 +89,36 @@ def _index_shift(index, n):
 
 
 def _plan(sink):
-    """(expression nodes in graph order, {leaf: roll or None}, boxes) for the result ``sink``, or None."""
+    """(expression nodes in graph order, {leaf: (array, {axis: c}) read, or (0-d leaf, None)}, boxes) for the result
+    ``sink``, or None."""
     shape = _shape(sink)
     if shape is None or math.prod(shape) < _MIN \
             or torch.Tag.nondeterministic_seeded in sink.target.tags:
         return None
-    nodes, leaves, todo = {sink}, {}, [sink]
-    while todo:
-        for arg in todo.pop().all_input_nodes:
-            if arg in nodes or arg in leaves:
-                continue
-            if pointwise(arg) and _shape(arg) == shape and all(u in nodes for u in arg.users) \
-                    and torch.Tag.nondeterministic_seeded not in arg.target.tags:
-                nodes.add(arg)
-                todo.append(arg)
-            elif _shape(arg) == shape or _shape(arg) == ():
-                leaves[arg] = _roll(arg) if _shape(arg) == shape else None
-            else:
-                return None
-    rolls = [r for r in leaves.values() if r is not None]
+
+    def member(a, nodes):
+        return pointwise(a) and _shape(a) == shape and all(u in nodes for u in a.users) \
+            and torch.Tag.nondeterministic_seeded not in a.target.tags
+
+    def leaf(a):
+        return _roll(a) if _shape(a) == shape else (a, None) if _shape(a) == () else None
+
+    found = expression(sink, member, leaf)
+    if found is None:
+        return None
+    nodes, leaves = found
+    rolls = [shifts for _, shifts in leaves.values() if shifts]
     if not rolls:
         return None
     order = {n: i for i, n in enumerate(sink.graph.nodes)}
     first = min(order[n] for n in nodes)
     if any(_mutates(n) for n in sink.graph.nodes if first <= order[n] <= order[sink]):
         return None
-    cuts = [sorted({0, n} | {n - shifts[d] for _, shifts in rolls if shifts.get(d)}) for d, n in enumerate(shape)]
+    cuts = [sorted({0, n} | {n - shifts[d] for shifts in rolls if shifts.get(d)}) for d, n in enumerate(shape)]
     intervals = [list(zip(c, c[1:])) for c in cuts]
     if math.prod(map(len, intervals)) > _MAX_BOXES:
         return None
-    return sorted(nodes, key=order.get), leaves, list(itertools.product(*intervals))
+    return nodes, leaves, list(itertools.product(*intervals))
 
 
 def _mutates(node):
@@ -143,14 +143,9 @@ def _rewrite(graph, sink, nodes, leaves, boxes):
     with graph.inserting_before(sink):
         buffer = new_buffer(graph, val)
         for box in boxes:
-            env = {}
-            for leaf, roll in leaves.items():
-                base, shifts = roll or (leaf, {})
-                env[leaf] = leaf if _shape(leaf) == () else _sliced(graph, base, box, shifts)
-            for node in nodes:
-                env[node] = add_node(graph, node.target, *torch.fx.node.map_arg(node.args, env.get),
-                                     **torch.fx.node.map_arg(node.kwargs, env.get))
-            copy_into(graph, _sliced(graph, buffer, box, {}), env[sink])
+            env = {leaf: base if shifts is None else _sliced(graph, base, box, shifts)
+                   for leaf, (base, shifts) in leaves.items()}
+            copy_into(graph, _sliced(graph, buffer, box, {}), clone_expression(graph, nodes, env)[sink])
     sink.replace_all_uses_with(buffer)
     for node in reversed(nodes):
         graph.erase_node(node)

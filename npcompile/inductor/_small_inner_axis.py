@@ -24,7 +24,7 @@ import math
 
 import torch
 
-from ._graph_pass import STORE, VIEWS, GraphPass, add_node, computed
+from ._graph_pass import STORE, VIEWS, GraphPass, add_node, clone_expression, computed, expression
 
 aten, prims = torch.ops.aten, torch.ops.prims
 
@@ -84,26 +84,27 @@ def _plan(node):
     row = math.lcm(k, _ROW)
     if k == 1 or k % _ROW == 0 or val.numel() < _MIN_ELEMENTS or val.numel() % row:
         return None
-    members, leaves, todo = {node}, {}, [node]
-    while todo:
-        for a in todo.pop().all_input_nodes:
-            if a in members or a in leaves:
-                continue
-            v = a.meta.get("val")
-            if not _plain(v):
-                return None
-            if tuple(v.shape) == shape and _elementwise(a):
-                members.add(a)
-                todo.append(a)
-            elif tuple(v.shape) == shape and not computed(a) and v.is_contiguous():
-                leaves[a] = "full"
-            elif v.ndim <= len(shape) and all(s == 1 for s in v.shape[:-1]) and v.shape[-1:] in ((k,), (1,), ()):
-                leaves[a] = "channel" if v.shape[-1:] == (k,) else "single"
-            else:
-                return None
+    def member(a, _):
+        v = a.meta.get("val")
+        return _plain(v) and tuple(v.shape) == shape and _elementwise(a)
+
+    def leaf(a):
+        v = a.meta.get("val")
+        if not _plain(v):
+            return None
+        if tuple(v.shape) == shape and not computed(a) and v.is_contiguous():
+            return "full"
+        if v.ndim <= len(shape) and all(s == 1 for s in v.shape[:-1]) and v.shape[-1:] in ((k,), (1,), ()):
+            return "channel" if v.shape[-1:] == (k,) else "single"
+        return None
+
+    found = expression(node, member, leaf)
+    if found is None:
+        return None
+    members, leaves = found
     if "channel" not in leaves.values() or any(u not in members for m in members if m is not node for u in m.users):
         return None  # (a value used elsewhere too is computed once, in its own shape)
-    return val.numel() // row, row, [n for n in node.graph.nodes if n in members], leaves
+    return val.numel() // row, row, members, leaves
 
 
 def _rewrite(graph, node, rows, row, members, leaves):
@@ -121,10 +122,7 @@ def _rewrite(graph, node, rows, row, members, leaves):
                 tiled.meta[STORE] = True  # stored: its loads are contiguous in the rows' loop
             else:
                 env[leaf] = add(aten.view.default, leaf, [1]) if ndim > 1 else leaf  # (0-d stays 0-d: promotion)
-        for m in members:  # (the same dtypes: promotion sees the same dtypes, dimensioned or 0-d, as before)
-            new = add(m.target, *torch.fx.node.map_arg(m.args, env.get), **torch.fx.node.map_arg(m.kwargs, env.get))
-            new.meta.update({key: v for key, v in m.meta.items() if key not in ("val", "tensor_meta")})
-            env[m] = new
+        clone_expression(graph, members, env)  # (the same dtypes: promotion sees them, dimensioned or 0-d, as before)
         env[node].meta[STORE] = True  # stored as (rows, L): the view back reads it as it is
         out = add(aten.view.default, env[node], list(node.meta["val"].shape))
     node.replace_all_uses_with(out)
