@@ -150,6 +150,18 @@ def test_a_new_array_built_by_writes_is_written_in_place(fn):
     assert backend.graphs and not backend.calls(_SCATTERS)
 
 
+@pytest.mark.parametrize("mode, width", [("constant", 1), ("constant", ((2, 0), (1, 3))), ("edge", 2), ("wrap", 1),
+                                         ("wrap", 300), ("reflect", 3), ("mean", 1), ("empty", 1)])
+def test_pad_writes_its_areas_in_place(mode, width):
+    """``np.pad`` writes the array into a new one and then each pad area: compiled, loops over the areas, no
+    concatenation (which copied the whole array once per axis) and no scatter; a stencil on it as NumPy's."""
+    if mode == "empty":  # (its areas uninitialized: only the middle compared)
+        backend = _run(lambda u: np.pad(u, width, mode)[1:-1, 1:-1] * 2, _BIG)
+    else:
+        backend = _run(lambda u: (p := np.pad(u, width, mode))[2:, 1:-1] - p[:-2, 1:-1], _BIG)
+    assert backend.graphs and not backend.calls(_SCATTERS | {torch.ops.aten.cat.default})
+
+
 @pytest.mark.parametrize("fn, arg", [
     (lambda u: (v := u.copy(), v.__setitem__((slice(1, -1), slice(1, -1)), 0.0), v)[-1], _BIG[:20]),
     (lambda u: (v := u.copy(), v.__setitem__(slice(0, 100), 0.0), v)[-1], _BIG),
