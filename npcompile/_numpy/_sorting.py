@@ -3,6 +3,11 @@
 One ordering throughout, NumPy's: NaNs last (all NaNs equal), ``-0.0 == 0.0``, complex numbers by real part then
 imaginary part, those with NaNs last in the classes ``R+nanj``, ``nan+Rj``, ``nan+nanj``.  Sorts are always
 stable, a valid answer for every ``kind``; partitions are full sorts, which satisfy the partition property.
+
+On the CPU, ``sort``, ``argsort`` and the sorts of medians and quantiles run NumPy's own sort kernels (a
+``npcompile::numpy_sort`` op when traced), with the ``kind`` asked for, and so give NumPy's very answer: torch's
+CPU sort took ten times as long (1M float64: 90-104 ms against NumPy's 5.2; 1000x1000 along rows 26 ms against
+2.5).  Not for arrays that need a gradient, nor dtypes NumPy lacks (bfloat16): those take torch's stable sort.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ import torch
 
 from . import _dtypes
 from ._indexing import _eager, _moved, _to_out
+from ._library import LIB
 from ._ndarray import ndarray, wrap
 from ._normalize import as_tensor, normalize_axis_index
 from ._trace import check, is_tracing
@@ -47,6 +53,36 @@ def _int_key(t: torch.Tensor) -> torch.Tensor:
     i = t.view(_FLOAT_BITS[t.dtype])
     bits = i.element_size() * 8
     return i ^ ((i >> (bits - 1)) & ~_SIGN[i.dtype])
+
+
+# ---------------------------------------------------------------- NumPy's own sort kernels
+
+
+_NUMPY_SORTED = frozenset({torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.uint16,
+                           torch.uint32, torch.uint64, torch.float16, torch.float32, torch.float64, torch.complex64,
+                           torch.complex128})
+
+
+def sorted_along(t: torch.Tensor, dim: int, kind=None, indices=False) -> torch.Tensor | None:
+    """NumPy's sort (or argsort, with ``indices``) of ``t`` along ``dim`` by the ``kind`` given (None: NumPy's
+    default), run by NumPy on a CPU array; None where that does not apply (another device, a dtype NumPy lacks, an
+    array needing a gradient)."""
+    if t.device.type != "cpu" or t.dtype not in _NUMPY_SORTED or t.requires_grad:
+        return None
+    kind = kind or "quicksort"
+    return _NUMPY_SORT(t, dim, kind, indices) if is_tracing(t) else _numpy_sort(t, dim, kind, indices)
+
+
+def _numpy_sort(x, dim, kind, indices):
+    r = (_np.argsort if indices else _np.sort)(x.resolve_conj().resolve_neg().numpy(), axis=dim, kind=kind)
+    return torch.from_numpy(r)
+
+
+LIB.define("numpy_sort(Tensor x, int dim, str kind, bool indices) -> Tensor")
+LIB.impl("numpy_sort", _numpy_sort, "CPU")
+torch.library.register_fake("npcompile::numpy_sort", lambda x, dim, kind, indices: x.new_empty(
+    x.shape, dtype=torch.int64 if indices else x.dtype), lib=LIB)
+_NUMPY_SORT = torch.ops.npcompile.numpy_sort.default
 
 
 def _argsort(t: torch.Tensor, dim: int) -> torch.Tensor:
@@ -86,19 +122,24 @@ def _check_kind(kind, order, stable):
 
 
 def sort(a, axis=-1, kind=None, order=None, *, stable=None):
-    """``numpy.sort`` (always stable)."""
+    """``numpy.sort``: NumPy's own on the CPU (``sorted_along``), else stable."""
     _check_kind(kind, order, stable)
     t, axis = _axis_and_tensor(a, axis)
+    r = sorted_along(t, axis, kind or ("stable" if stable else None))
+    if r is not None:
+        return wrap(r)
     if t.is_complex():
         return wrap(t.gather(axis, _argsort(t, axis)))
     return wrap(torch.sort(t, dim=axis, stable=True).values)
 
 
 def argsort(a, axis=-1, kind=None, order=None, *, stable=None):
-    """``numpy.argsort`` (always stable: ties keep their order, one of the answers every kind may give)."""
+    """``numpy.argsort``: NumPy's own on the CPU (``sorted_along``), else stable (ties keep their order, one of
+    the answers every kind may give)."""
     _check_kind(kind, order, stable)
     t, axis = _axis_and_tensor(a, axis, lift=True)
-    return wrap(_argsort(t, axis))
+    r = sorted_along(t, axis, kind or ("stable" if stable else None), indices=True)
+    return wrap(r if r is not None else _argsort(t, axis))
 
 
 def lexsort(keys, axis=-1):

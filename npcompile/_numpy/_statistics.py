@@ -23,7 +23,7 @@ from . import _dtypes
 from ._ndarray import as_array0d, ndarray, wrap
 from ._normalize import as_tensor, cast
 from ._reductions import _mean_dtypes, amax, amin, average, mean, nanmean, std
-from ._sorting import _argsort, _int_key, _sortable, first_true, search
+from ._sorting import _argsort, _int_key, _sortable, first_true, search, sorted_along
 from ._trace import check, maybe_zero, zero_count
 from . import _ufuncs as U
 from ._ufunc_methods import _NoValue, _flat, _keep_shape, _tracing, finish, reduction_axes
@@ -47,6 +47,9 @@ def _sort_last(x):
     """Sort along the last dim in NumPy's order (``_sorting``: NaN last, complex numbers with NaN parts last by
     class).  uint64 comes back as its int64 bit patterns (``_values`` restores it): torch gathers and subtracts
     those, not uint64."""
+    r = sorted_along(x, -1)
+    if r is not None:
+        return _dtypes.movable(r) if x.dtype == torch.uint64 else r if x.is_complex() else _sortable(r)
     if x.dtype == torch.uint64:
         return torch.gather(_dtypes.movable(x), -1, torch.sort(_sortable(x), -1).indices)
     if not x.is_complex():

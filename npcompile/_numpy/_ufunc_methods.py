@@ -23,13 +23,11 @@ from ._trace import check, is_tracing as _tracing, zero_count
 from . import _dtypes
 from ._ndarray import ndarray, wrap
 from ._normalize import as_element, as_tensor, check_out, copy_to_out, normalize_axis_index, normalize_axis_tuple
+from ._library import LIB as _LIB
 from ._sorting import _FLOAT_BITS
 
 _NoValue = _np._NoValue
 _SIGN_BIT = -(2**63)
-# The ops below are defined through torch.library.Library, not custom_op, whose Python dispatch layers cost some
-# 25 us a call (an op of a small array is mostly call); autograd never reaches them.
-_LIB = torch.library.Library("npcompile", "FRAGMENT")
 
 # NumPy lets these reduce over several axes at once (associative and commutative loops).
 _REORDERABLE = frozenset({"add", "multiply", "maximum", "minimum", "fmax", "fmin", "hypot", "logaddexp",

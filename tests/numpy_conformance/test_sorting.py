@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 import npcompile._numpy as shim
+from npcompile._numpy import _sorting
 from tests.numpy_conformance.harness import assert_matches, to_shim
 from tests.numpy_conformance.strategies import ALL, arrays, dtypes, shapes
 
@@ -41,12 +42,26 @@ def test_sort_argsort(data, a):
     assert_matches(lambda xp, a: xp.sort(a, axis=axis, kind="stable"), a)
     assert_matches(lambda xp, a: xp.argsort(a, axis=axis, kind="stable"), a)
     assert_matches(lambda xp, a: xp.argsort(a, axis=axis, stable=True), a)
-    r = assert_matches(lambda xp, a: xp.argsort(a, axis=axis).shape, a)
-    if r is not None and a.ndim:  # the default kind may order ties differently: the indices must sort the array
-        got = numpy.asarray(shim.argsort(shim.asarray(a), axis=axis))
-        src = a.reshape(-1) if axis is None else a
-        numpy.testing.assert_array_equal(numpy.take_along_axis(src, got, axis=0 if axis is None else axis),
-                                         numpy.sort(a, axis=axis))
+    # NumPy's own kernels on the CPU: the unstable kinds' very order of ties
+    assert_matches(lambda xp, a: xp.argsort(a, axis=axis), a)
+    assert_matches(lambda xp, a: xp.argsort(a, axis=axis, kind="heapsort"), a)
+
+
+@given(data=st.data(), a=small_values())
+def test_sort_argsort_by_torch(data, a):
+    """Where NumPy's kernels do not run (another device, bfloat16, an array needing a gradient), torch's stable
+    sort: NumPy's values, and indices that sort the array (the default kind may order ties differently)."""
+    axis = data.draw(st.one_of(st.none(), st.integers(-a.ndim - 1, a.ndim)))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_sorting, "_NUMPY_SORTED", frozenset())
+        assert_matches(lambda xp, a: xp.sort(a, axis=axis), a)
+        assert_matches(lambda xp, a: xp.argsort(a, axis=axis, kind="stable"), a)
+        r = assert_matches(lambda xp, a: xp.argsort(a, axis=axis).shape, a)
+        if r is not None and a.ndim:
+            got = numpy.asarray(shim.argsort(shim.asarray(a), axis=axis))
+            src = a.reshape(-1) if axis is None else a
+            numpy.testing.assert_array_equal(numpy.take_along_axis(src, got, axis=0 if axis is None else axis),
+                                             numpy.sort(a, axis=axis))
 
 
 @given(a=small_values(shape=shapes(min_dims=1, max_dims=3, max_side=5)))

@@ -1,0 +1,39 @@
+"""Traced sorts on the CPU run NumPy's own kernels (npcompile/_numpy/_sorting.py, ``sorted_along``): NumPy's very
+answers, ties of the unstable kinds included, in one opaque op; arrays needing a gradient keep torch's sort."""
+
+import numpy as np
+import torch
+
+from npcompile import _compile as C
+from npcompile.wrap_numpy import wrap_numpy
+
+from .pass_backend import PassBackend
+
+
+def _sorts(v, m):
+    return (np.sort(v), np.argsort(v), np.argsort(v, kind="heapsort"), np.median(v), np.percentile(v, [10, 90]),
+            np.sort(m, axis=0), np.argsort(m, kind="stable"), np.argsort(m))
+
+
+def _data():
+    rng = np.random.default_rng(3)
+    v = rng.random(5000)
+    v[::50], v[1::50], v[2::50] = np.nan, -0.0, 0.0
+    return v, rng.integers(0, 5, (30, 40)).astype(np.int32)  # (ties everywhere)
+
+
+def test_traced_sorts_are_numpys_own():
+    args = _data()
+    backend = PassBackend(lambda graph: None)
+    got, want = C.compile(_sorts, backend=backend, fullgraph=True)(*args), _sorts(*args)
+    for g, w in zip(got, want):
+        assert g.dtype == w.dtype and g.shape == w.shape and g.tobytes() == w.tobytes()
+    assert len(backend.calls({torch.ops.npcompile.numpy_sort.default})) == 8
+    assert not backend.calls({torch.ops.aten.sort.default, torch.ops.aten.sort.stable})
+
+
+def test_sort_with_a_gradient_is_torchs():
+    x = torch.tensor([3.0, 1.0, 2.0], requires_grad=True)
+    r = wrap_numpy(lambda a: np.sort(a) * np.arange(3))(x)
+    r.sum().backward()
+    assert r.tolist() == [0.0, 2.0, 6.0] and x.grad.tolist() == [2.0, 0.0, 1.0]
