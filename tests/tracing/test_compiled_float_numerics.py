@@ -148,3 +148,27 @@ def test_compiled_vector_math(simdlen):
         assert np.array_equal(np.signbit(got[ok]), np.signbit(x[ok]))
     _within_one_ulp_of_exact(s32, w32, np.sin)
     _within_one_ulp_of_exact(c32, w32, np.cos)
+
+
+@pytest.mark.inductor
+def test_costly_math_on_strided_data_is_vectorized():
+    """Loops calling costly math are vector loops also where Inductor's rule for strided loads would leave them
+    scalar (``npcompile/inductor/_costly_math.py``): ``np.abs`` of complex numbers (parts read with stride 2) is no
+    scalar ``std::hypot`` per element, within one ulp of the exact value; a strided ``exp`` too."""
+    from torch._inductor.utils import run_and_get_code
+
+    rng = np.random.default_rng(9)
+    z = (rng.standard_normal(5000) * np.exp(rng.uniform(-300, 300, 5000))
+         + 1j * rng.standard_normal(5000) * np.exp(rng.uniform(-300, 300, 5000)))
+    z[:6] = [0.0, complex(np.inf, 1.0), complex(1.0, -np.inf), complex(np.nan, 1.0), complex(-0.0, 3e-320), 1e308 + 1e308j]
+    x = rng.uniform(-50, 50, (300, 40))
+    (a128, a64, e), codes = run_and_get_code(C.compile(lambda z, w, x: (np.abs(z), np.abs(w), np.exp(x[:, ::3]))),
+                                             z, z.astype(np.complex64), x)
+    assert "std::hypot" not in "".join(codes) and "std::exp" not in "".join(codes)
+    for got, w in ((a128, z), (a64, z.astype(np.complex64))):
+        want = np.hypot(w.real.astype(np.longdouble), w.imag.astype(np.longdouble))
+        assert got.dtype == w.real.dtype and np.array_equal(np.isnan(got), np.isnan(want))
+        ok = np.isfinite(want)
+        assert np.array_equal(got[~ok], want[~ok].astype(got.dtype), equal_nan=True)
+        assert np.max(np.abs(got[ok] - want[ok]) / np.spacing(want[ok].astype(got.dtype)).astype(np.longdouble)) <= 1
+    _within_one_ulp_of_exact(e, np.ascontiguousarray(x[:, ::3]), np.exp)
