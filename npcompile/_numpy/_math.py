@@ -771,12 +771,30 @@ def _correlate(a, v, mode, conj, reverse=False):
     return full[start:start + length]
 
 
+# Traced, a short ``v`` (a smoothing window, a stencil) is correlated as a sum of shifted slices of ``a``, which
+# Inductor computes in one loop: torch's conv1d of float64 is an unfold into a (len(a), len(v)) copy and a product
+# (1M values with 31 taps compiled: 19-43 ms, NumPy 11.5).  Eager keeps conv1d (the slices would be a pass each).
+_SHIFTED_TERMS = 64
+
+
+def _shifted_sum(a, v):
+    """``sum(a[k:k + len(a) - len(v) + 1] * v[k])``: each correlation lag's terms added in order of k."""
+    n = v.shape[0]
+    m = a.shape[0] - n + 1
+    r = a[:m] * v[0]
+    for k in range(1, n):
+        r = r + a[k:k + m] * v[k]
+    return r
+
+
 def _correlate_full(a, v, reverse):
     """All ``len(a) + len(v) - 1`` lags (``v`` reversed first for a convolution), in a's dtype with NumPy's
     wrap-around for integers."""
     n = v.shape[0]
     if a.dtype in (torch.float32, torch.float64, torch.complex64, torch.complex128):
         v = v.flip(0) if reverse else v
+        if n <= _SHIFTED_TERMS and not a.is_complex() and _tracing(a):
+            return _shifted_sum(_F.pad(a, (n - 1, n - 1)), v)
         return _F.conv1d(a.reshape(1, 1, -1), v.resolve_conj().reshape(1, 1, -1), padding=n - 1).reshape(-1)
     store = a.dtype
     if store == torch.bool:

@@ -77,7 +77,7 @@ def matmul_native(a, b, dtype):
     td = _dtypes.to_torch(dtype)
     if not (td.is_floating_point or td.is_complex) and (not a.is_cpu or td not in _INT_MATMUL):
         return None
-    return (a if a.dtype == td else _cast(a, td)) @ (b if b.dtype == td else _cast(b, td))
+    return U.torch_matmul(a if a.dtype == td else _cast(a, td), b if b.dtype == td else _cast(b, td))
 
 
 def _pair_dtype(a, b):
@@ -140,7 +140,7 @@ def dot(a, b, out=None):
         ta, tb = a.tensor, b.tensor
         if ta.dtype is tb.dtype and ta.dtype in _FLOATING and 0 < ta.ndim <= 2 and 0 < tb.ndim <= 2:
             try:  # the common case: matmul_native's product, nothing to cast
-                return wrap(ta @ tb)
+                return wrap(U.torch_matmul(ta, tb))
             except RuntimeError:
                 pass  # unaligned shapes: NumPy's message below
     return _dot(a, b, out)

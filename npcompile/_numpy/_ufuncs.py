@@ -1245,10 +1245,17 @@ def _matmul_torch(a, b):
         _matmul_dims(a, b)
         return (a.unsqueeze(-1) * b.unsqueeze(-3)).sum(-2)
     try:
-        return a @ b
+        return torch_matmul(a, b)
     except RuntimeError:
         _matmul_dims(a, b)
         raise
+
+
+def torch_matmul(a, b):
+    """``a @ b`` with a vector operand made contiguous: a strided one (a matrix's column) was read at one cache line
+    per element, once per block of rows in Inductor's product (1024x1024 by a column: 7.7 ms compiled, NumPy 0.14)
+    and slowly by torch's kernel (1.0 ms against 0.11)."""
+    return (a.contiguous() if a.ndim == 1 else a) @ (b.contiguous() if b.ndim == 1 else b)
 
 
 def _matmul_dims(a, b):
