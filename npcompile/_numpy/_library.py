@@ -1,8 +1,21 @@
-"""The shim's own torch ops, ``npcompile::...``, for what no torch op computes NumPy's way (or as fast).
+"""The shim's own torch ops, ``npcompile::...``, for what no torch op computes NumPy's way (or as fast), and the
+rule for when NumPy's own kernels run on the CPU.
 
-They are defined through ``torch.library.Library``, not ``custom_op``, whose Python dispatch layers cost some 25 us
-a call (an op of a small array is mostly call)."""
+The ops are defined through ``torch.library.Library``, not ``custom_op``, whose Python dispatch layers cost some
+25 us a call (an op of a small array is mostly call)."""
 
 import torch
 
+from . import _dtypes
+
 LIB = torch.library.Library("npcompile", "FRAGMENT")
+
+# Where torch's CPU kernel is far slower than NumPy's (sorting, membership), NumPy's runs on the arrays' memory
+# (an op when traced) and its answer is NumPy's very one.  False: torch's kernels everywhere (the tests' switch).
+NUMPY_KERNELS = True
+
+
+def numpy_kernel_applies(*tensors: torch.Tensor) -> bool:
+    """Whether NumPy's own kernel can run on ``tensors``: on the CPU, of dtypes NumPy has, none needing a gradient."""
+    return NUMPY_KERNELS and all(t.device.type == "cpu" and _dtypes._TORCH_TO_NP.get(t.dtype) is not None
+                                 and not t.requires_grad for t in tensors)

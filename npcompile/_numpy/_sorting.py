@@ -20,6 +20,7 @@ import torch
 
 from . import _dtypes
 from ._indexing import _eager, _moved, _to_out
+from . import _library
 from ._library import LIB
 from ._ndarray import ndarray, wrap
 from ._normalize import as_tensor, normalize_axis_index
@@ -58,16 +59,11 @@ def _int_key(t: torch.Tensor) -> torch.Tensor:
 # ---------------------------------------------------------------- NumPy's own sort kernels
 
 
-_NUMPY_SORTED = frozenset({torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.uint16,
-                           torch.uint32, torch.uint64, torch.float16, torch.float32, torch.float64, torch.complex64,
-                           torch.complex128})
-
-
 def sorted_along(t: torch.Tensor, dim: int, kind=None, indices=False) -> torch.Tensor | None:
     """NumPy's sort (or argsort, with ``indices``) of ``t`` along ``dim`` by the ``kind`` given (None: NumPy's
     default), run by NumPy on a CPU array; None where that does not apply (another device, a dtype NumPy lacks, an
     array needing a gradient)."""
-    if t.device.type != "cpu" or t.dtype not in _NUMPY_SORTED or t.requires_grad:
+    if not _library.numpy_kernel_applies(t):
         return None
     kind = kind or "quicksort"
     return _NUMPY_SORT(t, dim, kind, indices) if is_tracing(t) else _numpy_sort(t, dim, kind, indices)

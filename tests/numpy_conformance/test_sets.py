@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 import npcompile._numpy as shim
+from npcompile._numpy import _library
 from tests.numpy_conformance.harness import assert_matches, to_shim
 from tests.numpy_conformance.strategies import ALL, dtypes, shapes
 from tests.numpy_conformance.test_sorting import small_values
@@ -113,3 +114,13 @@ def test_set_operations(data, a, b):
 def test_set_examples(args):
     for name in ("intersect1d", "union1d", "setdiff1d", "setxor1d"):
         assert_matches(lambda xp: getattr(xp, name)(*(to_shim(args) if xp is shim else args)))
+
+
+@given(a=small_values(dtypes(ALL), shapes(max_dims=2, max_side=5)),
+       b=small_values(dtypes(ALL), shapes(max_dims=2, max_side=5)))
+def test_isin_by_torch(a, b):
+    """Where NumPy's kernel does not run (another device, an array needing a gradient), torch's."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_library, "NUMPY_KERNELS", False)
+        assert_matches(lambda xp, a, b: xp.isin(a, b), a, b)
+        assert_matches(lambda xp, a, b: xp.isin(a, b, invert=True), a, b)

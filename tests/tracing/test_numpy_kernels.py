@@ -1,5 +1,6 @@
-"""Traced sorts on the CPU run NumPy's own kernels (npcompile/_numpy/_sorting.py, ``sorted_along``): NumPy's very
-answers, ties of the unstable kinds included, in one opaque op; arrays needing a gradient keep torch's sort."""
+"""Traced sorts and membership tests on the CPU run NumPy's own kernels (npcompile/_numpy/_library.py): NumPy's
+very answers, ties of the unstable sort kinds included, each in one opaque op; arrays needing a gradient keep
+torch's sort."""
 
 import numpy as np
 import torch
@@ -30,6 +31,20 @@ def test_traced_sorts_are_numpys_own():
         assert g.dtype == w.dtype and g.shape == w.shape and g.tobytes() == w.tobytes()
     assert len(backend.calls({torch.ops.npcompile.numpy_sort.default})) == 8
     assert not backend.calls({torch.ops.aten.sort.default, torch.ops.aten.sort.stable})
+
+
+def test_traced_isin_is_numpys_own():
+    rng = np.random.default_rng(5)
+    e, s = rng.integers(-5, 300, (40, 50)), rng.integers(0, 200, 37).astype(np.uint8)
+
+    def members(e, s):
+        return np.isin(e, s), np.isin(e, s, invert=True), np.isin(e, s, kind="sort"), np.isin(e * 0.5, s)
+
+    backend = PassBackend(lambda graph: None)
+    got, want = C.compile(members, backend=backend, fullgraph=True)(e, s), members(e, s)
+    for g, w in zip(got, want):
+        assert g.dtype == w.dtype and g.shape == w.shape and np.array_equal(g, w)
+    assert len(backend.calls({torch.ops.npcompile.numpy_isin.default})) == 4
 
 
 def test_sort_with_a_gradient_is_torchs():
