@@ -87,6 +87,11 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     t = as_tensor(ar)
     if axis is not None:
         axis = normalize_axis_index(operator.index(axis), t.ndim)
+    if (axis is None or t.ndim == 1) and _library.numpy_kernel_applies(t):
+        found = (_NUMPY_UNIQUE if is_tracing(t) else _numpy_unique)(t, return_index, return_inverse, return_counts,
+                                                                     equal_nan)
+        extra = [x for x, want in zip(found[1:], (return_index, return_inverse, return_counts)) if want]
+        return wrap(found[0]) if not extra else tuple(as_array0d(wrap(x)) for x in [found[0]] + extra)
     if axis is None or t.ndim == 1:  # NumPy: a 1-d array along its axis is the flat case (with equal_nan)
         values, index, inverse, counts = _unique_flat(t.reshape(-1), equal_nan)
         inverse = inverse.reshape(t.shape)
@@ -96,6 +101,32 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     if not extra and equal_nan and t.is_complex() and values.ndim == 1 and values.numel():
         values = _first_nan_met(values, t.reshape(-1))
     return wrap(values) if not extra else tuple(as_array0d(wrap(x)) for x in [values] + extra)  # (0-d inverse)
+
+
+def _numpy_unique(x, index, inverse, counts, equal_nan):
+    """NumPy's flat ``unique`` of ``x``: (values, index, inverse, counts), those not asked for empty (NumPy sorts
+    the values alone unless the first index is wanted)."""
+    found = _np.unique(x.resolve_conj().resolve_neg().numpy(), return_index=index, return_inverse=inverse,
+                       return_counts=counts, equal_nan=equal_nan)
+    found = iter(found if isinstance(found, tuple) else (found,))
+    values = torch.from_numpy(next(found))
+    return (values, *(torch.from_numpy(_np.asarray(next(found), dtype=_np.int64)) if want else
+                      torch.empty(0, dtype=torch.int64) for want in (index, inverse, counts)))
+
+
+def _numpy_unique_fake(x, index, inverse, counts, equal_nan):
+    n = torch.library.get_ctx().new_dynamic_size()
+    return (x.new_empty(n), x.new_empty(n if index else 0, dtype=torch.int64),
+            x.new_empty(x.shape if inverse else 0, dtype=torch.int64), x.new_empty(n if counts else 0, dtype=torch.int64))
+
+
+# NumPy's unique on the CPU: the shim's took a stable argsort always (1M ints in [0, 1000) with their counts:
+# 17.8 ms compiled, NumPy's sort of the values 4.0).
+LIB.define("numpy_unique(Tensor x, bool index, bool inverse, bool counts, bool equal_nan) -> "
+           "(Tensor, Tensor, Tensor, Tensor)")
+LIB.impl("numpy_unique", _numpy_unique, "CPU")
+torch.library.register_fake("npcompile::numpy_unique", _numpy_unique_fake, lib=LIB)
+_NUMPY_UNIQUE = torch.ops.npcompile.numpy_unique.default
 
 
 def _first_nan_met(values, flat):

@@ -15,13 +15,17 @@ from tests.numpy_conformance.test_sorting import small_values
 NONCOMPLEX = [d for d in ALL if d.kind != "c"]
 
 
+@pytest.mark.parametrize("numpy_kernels", [True, False], ids=["numpy's kernel", "torch's"])
 @given(data=st.data(), a=small_values(dtypes(ALL), shapes(max_dims=3, max_side=5)))
-def test_unique(data, a):
+def test_unique(numpy_kernels, data, a):
+    """NumPy's own unique on the CPU, the shim's sort-based one elsewhere (``_library.NUMPY_KERNELS``)."""
     flags = data.draw(st.tuples(st.booleans(), st.booleans(), st.booleans()))
     equal_nan = data.draw(st.booleans())
-    assert_matches(lambda xp, a: xp.unique(a, *flags, equal_nan=equal_nan), a)
-    axis = data.draw(st.integers(-a.ndim - 1, a.ndim))
-    assert_matches(lambda xp, a: xp.unique(a, *flags, axis=axis), a)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_library, "NUMPY_KERNELS", numpy_kernels)
+        assert_matches(lambda xp, a: xp.unique(a, *flags, equal_nan=equal_nan), a)
+        axis = data.draw(st.integers(-a.ndim - 1, a.ndim))
+        assert_matches(lambda xp, a: xp.unique(a, *flags, axis=axis), a)
 
 
 @pytest.mark.parametrize("dtype", ["f2", "f4", "c8"])

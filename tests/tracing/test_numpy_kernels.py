@@ -47,6 +47,23 @@ def test_traced_isin_is_numpys_own():
     assert len(backend.calls({torch.ops.npcompile.numpy_isin.default})) == 4
 
 
+def test_traced_unique_is_numpys_own():
+    rng = np.random.default_rng(6)
+    i, x = rng.integers(0, 50, 3000), rng.standard_normal((30, 40))
+    x[::7] = np.nan
+
+    def uniques(i, x):
+        v, c = np.unique(i, return_counts=True)
+        return (v, c, v.size, np.unique(x), *np.unique(x, return_index=True, return_inverse=True, equal_nan=False))
+
+    backend = PassBackend(lambda graph: None)
+    got, want = C.compile(uniques, backend=backend, fullgraph=True)(i, x), uniques(i, x)
+    for g, w in zip(got, want):
+        assert np.asarray(g).dtype == np.asarray(w).dtype and np.shape(g) == np.shape(w)
+        assert np.array_equal(g, w, equal_nan=True)
+    assert len(backend.calls({torch.ops.npcompile.numpy_unique.default})) == 3
+
+
 def test_sort_with_a_gradient_is_torchs():
     x = torch.tensor([3.0, 1.0, 2.0], requires_grad=True)
     r = wrap_numpy(lambda a: np.sort(a) * np.arange(3))(x)
