@@ -110,7 +110,7 @@ def _numpy_unique(x, index, inverse, counts, equal_nan):
                        return_counts=counts, equal_nan=equal_nan)
     found = iter(found if isinstance(found, tuple) else (found,))
     values = torch.from_numpy(next(found))
-    return (values, *(torch.from_numpy(_np.asarray(next(found), dtype=_np.int64)) if want else
+    return (values, *(torch.from_numpy(_np.ascontiguousarray(next(found), dtype=_np.int64)) if want else
                       torch.empty(0, dtype=torch.int64) for want in (index, inverse, counts)))
 
 
@@ -192,7 +192,7 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
 
 def _numpy_isin(element, test, kind):
     e, s = (t.resolve_conj().resolve_neg().numpy() for t in (element, test))
-    return torch.from_numpy(_np.asarray(_np.isin(e, s, kind=kind)))
+    return torch.from_numpy(_np.ascontiguousarray(_np.isin(e, s, kind=kind)))  # (C-ordered, as the fake)
 
 
 # NumPy's isin on the CPU: torch's compared every element with every test element (1M ints against 143:

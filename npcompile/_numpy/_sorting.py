@@ -70,8 +70,9 @@ def sorted_along(t: torch.Tensor, dim: int, kind=None, indices=False) -> torch.T
 
 
 def _numpy_sort(x, dim, kind, indices):
+    """(NumPy keeps a strided array's memory order; the result is C-ordered, as the op's fake says.)"""
     r = (_np.argsort if indices else _np.sort)(x.resolve_conj().resolve_neg().numpy(), axis=dim, kind=kind)
-    return torch.from_numpy(r)
+    return torch.from_numpy(_np.ascontiguousarray(r))
 
 
 LIB.define("numpy_sort(Tensor x, int dim, str kind, bool indices) -> Tensor")
