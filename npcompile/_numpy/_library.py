@@ -4,6 +4,7 @@ rule for when NumPy's own kernels run on the CPU.
 The ops are defined through ``torch.library.Library``, not ``custom_op``, whose Python dispatch layers cost some
 25 us a call (an op of a small array is mostly call)."""
 
+import numpy as _np
 import torch
 
 from . import _dtypes
@@ -19,3 +20,10 @@ def numpy_kernel_applies(*tensors: torch.Tensor) -> bool:
     """Whether NumPy's own kernel can run on ``tensors``: on the CPU, of dtypes NumPy has, none needing a gradient."""
     return NUMPY_KERNELS and all(t.device.type == "cpu" and _dtypes._TORCH_TO_NP.get(t.dtype) is not None
                                  and not t.requires_grad for t in tensors)
+
+
+def from_numpy(r) -> torch.Tensor:
+    """A NumPy kernel's result as a tensor in C order, as the ops' fakes say (NumPy keeps a strided input's memory
+    order; Inductor read such a result with C strides, and ``ascontiguousarray`` makes a 0-d array 1-d)."""
+    r = _np.asarray(r)
+    return torch.from_numpy(r if r.flags.c_contiguous else r.copy(order="C"))

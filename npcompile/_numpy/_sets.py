@@ -87,19 +87,18 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     t = as_tensor(ar)
     if axis is not None:
         axis = normalize_axis_index(operator.index(axis), t.ndim)
-    if (axis is None or t.ndim == 1) and _library.numpy_kernel_applies(t):
-        found = (_NUMPY_UNIQUE if is_tracing(t) else _numpy_unique)(t, return_index, return_inverse, return_counts,
-                                                                     equal_nan)
-        extra = [x for x, want in zip(found[1:], (return_index, return_inverse, return_counts)) if want]
-        return wrap(found[0]) if not extra else tuple(as_array0d(wrap(x)) for x in [found[0]] + extra)
-    if axis is None or t.ndim == 1:  # NumPy: a 1-d array along its axis is the flat case (with equal_nan)
+    flat = axis is None or t.ndim == 1  # NumPy: a 1-d array along its axis is the flat case (with equal_nan)
+    if flat and _library.numpy_kernel_applies(t):
+        values, index, inverse, counts = (_NUMPY_UNIQUE if is_tracing(t) else _numpy_unique)(
+            t, return_index, return_inverse, return_counts, equal_nan)
+    elif flat:
         values, index, inverse, counts = _unique_flat(t.reshape(-1), equal_nan)
         inverse = inverse.reshape(t.shape)
+        if equal_nan and t.is_complex() and values.numel() and not (return_index or return_inverse or return_counts):
+            values = _first_nan_met(values, t.reshape(-1))
     else:
         values, index, inverse, counts = _unique_rows(t, axis)
     extra = [x for x, want in ((index, return_index), (inverse, return_inverse), (counts, return_counts)) if want]
-    if not extra and equal_nan and t.is_complex() and values.ndim == 1 and values.numel():
-        values = _first_nan_met(values, t.reshape(-1))
     return wrap(values) if not extra else tuple(as_array0d(wrap(x)) for x in [values] + extra)  # (0-d inverse)
 
 
@@ -109,15 +108,15 @@ def _numpy_unique(x, index, inverse, counts, equal_nan):
     found = _np.unique(x.resolve_conj().resolve_neg().numpy(), return_index=index, return_inverse=inverse,
                        return_counts=counts, equal_nan=equal_nan)
     found = iter(found if isinstance(found, tuple) else (found,))
-    values = torch.from_numpy(next(found))
-    return (values, *(torch.from_numpy(_np.ascontiguousarray(next(found), dtype=_np.int64)) if want else
+    values = _library.from_numpy(next(found))
+    return (values, *(_library.from_numpy(next(found).astype(_np.int64, copy=False)) if want else
                       torch.empty(0, dtype=torch.int64) for want in (index, inverse, counts)))
 
 
 def _numpy_unique_fake(x, index, inverse, counts, equal_nan):
     n = torch.library.get_ctx().new_dynamic_size()
-    return (x.new_empty(n), x.new_empty(n if index else 0, dtype=torch.int64),
-            x.new_empty(x.shape if inverse else 0, dtype=torch.int64), x.new_empty(n if counts else 0, dtype=torch.int64))
+    return (x.new_empty(n), *(x.new_empty(size if want else 0, dtype=torch.int64)
+                              for size, want in ((n, index), (x.shape, inverse), (n, counts))))
 
 
 # NumPy's unique on the CPU: the shim's took a stable argsort always (1M ints in [0, 1000) with their counts:
@@ -192,7 +191,7 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
 
 def _numpy_isin(element, test, kind):
     e, s = (t.resolve_conj().resolve_neg().numpy() for t in (element, test))
-    return torch.from_numpy(_np.ascontiguousarray(_np.isin(e, s, kind=kind)))  # (C-ordered, as the fake)
+    return _library.from_numpy(_np.isin(e, s, kind=kind))
 
 
 # NumPy's isin on the CPU: torch's compared every element with every test element (1M ints against 143:

@@ -1,13 +1,13 @@
 """Sorting and searching: sort, argsort, lexsort, partition, searchsorted, argmax/argmin and their nan forms.
 
 One ordering throughout, NumPy's: NaNs last (all NaNs equal), ``-0.0 == 0.0``, complex numbers by real part then
-imaginary part, those with NaNs last in the classes ``R+nanj``, ``nan+Rj``, ``nan+nanj``.  Sorts are always
-stable, a valid answer for every ``kind``; partitions are full sorts, which satisfy the partition property.
+imaginary part, those with NaNs last in the classes ``R+nanj``, ``nan+Rj``, ``nan+nanj``.
 
 On the CPU, ``sort``, ``argsort`` and the sorts of medians and quantiles run NumPy's own sort kernels (a
 ``npcompile::numpy_sort`` op when traced), with the ``kind`` asked for, and so give NumPy's very answer: torch's
 CPU sort took ten times as long (1M float64: 90-104 ms against NumPy's 5.2; 1000x1000 along rows 26 ms against
-2.5).  Not for arrays that need a gradient, nor dtypes NumPy lacks (bfloat16): those take torch's stable sort.
+2.5).  Elsewhere (other devices, arrays that need a gradient, dtypes NumPy lacks) sorts are torch's stable ones, a
+valid answer for every ``kind``.  Partitions are full sorts, which satisfy the partition property.
 """
 
 from __future__ import annotations
@@ -18,9 +18,8 @@ import operator
 import numpy as _np
 import torch
 
-from . import _dtypes
+from . import _dtypes, _library
 from ._indexing import _eager, _moved, _to_out
-from . import _library
 from ._library import LIB
 from ._ndarray import ndarray, wrap
 from ._normalize import as_tensor, normalize_axis_index
@@ -70,9 +69,8 @@ def sorted_along(t: torch.Tensor, dim: int, kind=None, indices=False) -> torch.T
 
 
 def _numpy_sort(x, dim, kind, indices):
-    """(NumPy keeps a strided array's memory order; the result is C-ordered, as the op's fake says.)"""
-    r = (_np.argsort if indices else _np.sort)(x.resolve_conj().resolve_neg().numpy(), axis=dim, kind=kind)
-    return torch.from_numpy(_np.ascontiguousarray(r))
+    return _library.from_numpy((_np.argsort if indices else _np.sort)(x.resolve_conj().resolve_neg().numpy(),
+                                                                      axis=dim, kind=kind))
 
 
 LIB.define("numpy_sort(Tensor x, int dim, str kind, bool indices) -> Tensor")

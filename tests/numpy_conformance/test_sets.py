@@ -82,6 +82,9 @@ def test_isin_arguments():
     assert_matches(lambda xp: xp.isin(numpy.array([1]) if xp is numpy else shim.asarray([1]), [1], kind="x"))
     assert_matches(lambda xp: xp.isin(5, [5]))
     assert_matches(lambda xp, a, b: xp.isin(a, b), numpy.array([200], numpy.uint8), numpy.array([-56], numpy.int8))
+    # 0-d arrays stay 0-d through NumPy's kernels (ascontiguousarray made them 1-d)
+    assert_matches(lambda xp, a, b: xp.isin(a, b), numpy.array(3), numpy.array([3]))
+    assert_matches(lambda xp, a: xp.unique(a, return_inverse=True, return_counts=True), numpy.array(2.5))
 
 
 @pytest.mark.parametrize("s", [numpy.array([-128, 127], numpy.int8), numpy.array([-128, 0], numpy.int8),
