@@ -22,6 +22,11 @@ odd polynomial x + x s Q(s) with s = x**2 (Q fitted likewise on Chebyshev nodes)
 1 - 2 / (exp(2|x|) + 1) on SLEEF's 1-ulp expf (at most 0.97 ulp over 16M values in every binade).  Both put x's
 sign back by a bit mask (tanh(-0.0) is -0.0; ``copysign`` is a call into SLEEF and cost as much as the rest), and
 both take inf and NaN as tanh does.  float64 (where a polynomial would need twice the terms) keeps SLEEF's.
+
+float32 sinh and cosh: ATen's vector forms ran the scalar function lane by lane (4M values: 7.1 ms, NumPy 2.0).
+Ours take exp in float64 (SLEEF's) and one division, ``(e - 1/e) / 2``, which keeps every bit float32 needs from
+|x| = 2**-9 up (below, x + x**3/6): 0.5 ulp over float32 (NumPy's own 1.4 and 2.1), overflow where float32's is;
+4.2 ms, the float64 exps being most of it.
 """
 
 from __future__ import annotations
@@ -145,6 +150,32 @@ inline V tanh(const V& x) {
 #endif
 NPC_ACCURATE(sin)
 NPC_ACCURATE(cos)
+
+// float sinh and cosh from float64 exp (SLEEF's, 1 ulp) and a division; sinh below 2^-9 from x + x^3/6
+template <typename V>
+inline V sinh(const V& x) {
+  if constexpr (std::is_same_v<V, at::vec::Vectorized<float>>) {
+    using D = at::vec::VectorizedN<double, 2>;
+    D d = at::vec::convert<double, 2, float, 1>(x);
+    D e = d.exp();
+    D big = (e - D(1.0) / e) * D(0.5);
+    D small = d + d * (d * d) * D(1.0 / 6.0);
+    return at::vec::convert<float, 1, double, 2>(D::blendv(big, small, d.abs() < D(0x1p-9)));
+  } else {
+    return x.sinh();
+  }
+}
+
+template <typename V>
+inline V cosh(const V& x) {
+  if constexpr (std::is_same_v<V, at::vec::Vectorized<float>>) {
+    using D = at::vec::VectorizedN<double, 2>;
+    D e = at::vec::convert<double, 2, float, 1>(x).exp();
+    return at::vec::convert<float, 1, double, 2>((e + D(1.0) / e) * D(0.5));
+  } else {
+    return x.cosh();
+  }
+}
 }  // namespace npc_vec_math
 #endif
 """
@@ -162,7 +193,8 @@ def _copysign(x, y):
 # CppVecOverrides methods: the C++ expression of each op on vector variables.
 OVERRIDES = {"expm1": lambda x: f"{x}.expm1()", "atanh": lambda x: f"{x}.atanh()", "acosh": _acosh,
              "tanh": lambda x: f"npc_vec_math::tanh({x})", "copysign": _copysign,
-             "sin": lambda x: f"npc_vec_math::sin({x})", "cos": lambda x: f"npc_vec_math::cos({x})"}
+             "sin": lambda x: f"npc_vec_math::sin({x})", "cos": lambda x: f"npc_vec_math::cos({x})",
+             "sinh": lambda x: f"npc_vec_math::sinh({x})", "cosh": lambda x: f"npc_vec_math::cosh({x})"}
 
 
 def with_vector_math(source: str) -> str:
