@@ -999,15 +999,24 @@ def _complex_reciprocal(z):
 def _cbrt(a):
     """Real cube root: pow(|a|, 1/3) in float64 refined by one Newton step (pow alone is an ulp or two off).
     Tiny values are scaled by 2**300 first (and the root by 2**-100): cubing the root of a subnormal underflows,
-    and the step made cbrt(5e-324) 60 ulps off."""
+    and the step made cbrt(5e-324) 60 ulps off.  float16/32 take their first guess in float32, exp2(log2|a| / 3)
+    (vector functions, where float64's pow is a slow one: 4M float32 compiled 18 -> 7.4-8.3 ms; NumPy 1.7), within
+    a few float32 ulps, which the same step makes good to ~1e-12 before rounding once (0.5 ulp seen; their range
+    needs no scaling)."""
     x = a.to(torch.float64).abs()
-    tiny = x < 2.0**-900
-    x = torch.where(tiny, x * 2.0**300, x)
-    y = x.pow(1.0 / 3.0)
-    refined = y - (y * y * y - x) / (3 * y * y)
-    y = torch.where(torch.isfinite(y) & (y != 0), refined, y)
-    y = torch.where(tiny, y * 2.0**-100, y)
+    if a.dtype in (torch.float16, torch.float32):
+        y = _cube_root_step(x, torch.exp2(torch.log2(a.to(torch.float32).abs()) * (1.0 / 3.0)).to(torch.float64))
+    else:
+        tiny = x < 2.0**-900
+        x = torch.where(tiny, x * 2.0**300, x)
+        y = _cube_root_step(x, x.pow(1.0 / 3.0))
+        y = torch.where(tiny, y * 2.0**-100, y)
     return torch.copysign(y, a.to(torch.float64)).to(a.dtype)
+
+
+def _cube_root_step(x, y):
+    """One Newton step from ``y`` toward the cube root of ``x`` (0, inf and NaN left as they are)."""
+    return torch.where(torch.isfinite(y) & (y != 0), y - (y * y * y - x) / (3 * y * y), y)
 
 
 def _gcd(a, b):
