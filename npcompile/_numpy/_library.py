@@ -8,6 +8,7 @@ import numpy as _np
 import torch
 
 from . import _dtypes
+from ._trace import is_tracing
 
 LIB = torch.library.Library("npcompile", "FRAGMENT")
 
@@ -27,3 +28,20 @@ def from_numpy(r) -> torch.Tensor:
     order; Inductor read such a result with C strides, and ``ascontiguousarray`` makes a 0-d array 1-d)."""
     r = _np.asarray(r)
     return torch.from_numpy(r if r.flags.c_contiguous else r.copy(order="C"))
+
+
+def as_numpy(t: torch.Tensor) -> _np.ndarray:
+    """A CPU tensor's memory as a NumPy array (conjugate and negative views resolved first)."""
+    return t.resolve_conj().resolve_neg().numpy()
+
+
+def numpy_op(schema: str, kernel, fake):
+    """Define ``npcompile::<schema>``, run by ``kernel`` (tensors -> NumPy -> ``from_numpy``) on the CPU, ``fake``
+    its shapes when traced; returns the call: the op when its first tensor is traced (one opaque node for Inductor),
+    else ``kernel`` itself (no dispatcher on the eager path)."""
+    name = schema.split("(", 1)[0]
+    LIB.define(schema)
+    LIB.impl(name, kernel, "CPU")
+    torch.library.register_fake(f"npcompile::{name}", fake, lib=LIB)
+    op = getattr(torch.ops.npcompile, name).default
+    return lambda t, *args: (op if is_tracing(t) else kernel)(t, *args)

@@ -16,7 +16,6 @@ import torch
 from numpy.lib._arraysetops_impl import UniqueAllResult, UniqueCountsResult, UniqueInverseResult
 
 from . import _dtypes, _library
-from ._library import LIB
 from ._indexing import _moved
 from ._ndarray import as_array0d, ndarray, wrap
 from ._normalize import as_tensor, normalize_axis_index
@@ -89,8 +88,7 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
         axis = normalize_axis_index(operator.index(axis), t.ndim)
     flat = axis is None or t.ndim == 1  # NumPy: a 1-d array along its axis is the flat case (with equal_nan)
     if flat and _library.numpy_kernel_applies(t):
-        values, index, inverse, counts = (_NUMPY_UNIQUE if is_tracing(t) else _numpy_unique)(
-            t, return_index, return_inverse, return_counts, equal_nan)
+        values, index, inverse, counts = _numpy_unique(t, return_index, return_inverse, return_counts, equal_nan)
     elif flat:
         values, index, inverse, counts = _unique_flat(t.reshape(-1), equal_nan)
         inverse = inverse.reshape(t.shape)
@@ -102,18 +100,18 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     return wrap(values) if not extra else tuple(as_array0d(wrap(x)) for x in [values] + extra)  # (0-d inverse)
 
 
-def _numpy_unique(x, index, inverse, counts, equal_nan):
+def _unique_kernel(x, index, inverse, counts, equal_nan):
     """NumPy's flat ``unique`` of ``x``: (values, index, inverse, counts), those not asked for empty (NumPy sorts
     the values alone unless the first index is wanted)."""
-    found = _np.unique(x.resolve_conj().resolve_neg().numpy(), return_index=index, return_inverse=inverse,
-                       return_counts=counts, equal_nan=equal_nan)
+    found = _np.unique(_library.as_numpy(x), return_index=index, return_inverse=inverse, return_counts=counts,
+                       equal_nan=equal_nan)
     found = iter(found if isinstance(found, tuple) else (found,))
     values = _library.from_numpy(next(found))
     return (values, *(_library.from_numpy(next(found).astype(_np.int64, copy=False)) if want else
                       torch.empty(0, dtype=torch.int64) for want in (index, inverse, counts)))
 
 
-def _numpy_unique_fake(x, index, inverse, counts, equal_nan):
+def _unique_fake(x, index, inverse, counts, equal_nan):
     n = torch.library.get_ctx().new_dynamic_size()
     return (x.new_empty(n), *(x.new_empty(size if want else 0, dtype=torch.int64)
                               for size, want in ((n, index), (x.shape, inverse), (n, counts))))
@@ -121,11 +119,8 @@ def _numpy_unique_fake(x, index, inverse, counts, equal_nan):
 
 # NumPy's unique on the CPU: the shim's took a stable argsort always (1M ints in [0, 1000) with their counts:
 # 17.8 ms compiled, NumPy's sort of the values 4.0).
-LIB.define("numpy_unique(Tensor x, bool index, bool inverse, bool counts, bool equal_nan) -> "
-           "(Tensor, Tensor, Tensor, Tensor)")
-LIB.impl("numpy_unique", _numpy_unique, "CPU")
-torch.library.register_fake("npcompile::numpy_unique", _numpy_unique_fake, lib=LIB)
-_NUMPY_UNIQUE = torch.ops.npcompile.numpy_unique.default
+_numpy_unique = _library.numpy_op("numpy_unique(Tensor x, bool index, bool inverse, bool counts, bool equal_nan) -> "
+                                  "(Tensor, Tensor, Tensor, Tensor)", _unique_kernel, _unique_fake)
 
 
 def _first_nan_met(values, flat):
@@ -179,7 +174,7 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
     if kind == "table" and s.numel() and not is_tracing(s):
         _check_table_range(s)
     if _library.numpy_kernel_applies(e, s):  # (NumPy promotes the two itself)
-        found = (_NUMPY_ISIN if is_tracing(e) else _numpy_isin)(e, s, kind)
+        found = _numpy_isin(e, s, kind)
     else:
         e, s = _common(e, s)
         if e.is_complex():
@@ -189,18 +184,12 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
     return as_array0d(wrap(~found if invert else found))  # (an array also for a scalar element, as NumPy)
 
 
-def _numpy_isin(element, test, kind):
-    e, s = (t.resolve_conj().resolve_neg().numpy() for t in (element, test))
-    return _library.from_numpy(_np.isin(e, s, kind=kind))
-
-
 # NumPy's isin on the CPU: torch's compared every element with every test element (1M ints against 143:
 # 17 ms, NumPy's table of the test values' range 2.8 ms).
-LIB.define("numpy_isin(Tensor element, Tensor test, str? kind) -> Tensor")
-LIB.impl("numpy_isin", _numpy_isin, "CPU")
-torch.library.register_fake("npcompile::numpy_isin", lambda e, s, kind: e.new_empty(e.shape, dtype=torch.bool),
-                            lib=LIB)
-_NUMPY_ISIN = torch.ops.npcompile.numpy_isin.default
+_numpy_isin = _library.numpy_op(
+    "numpy_isin(Tensor element, Tensor test, str? kind) -> Tensor",
+    lambda e, s, kind: _library.from_numpy(_np.isin(_library.as_numpy(e), _library.as_numpy(s), kind=kind)),
+    lambda e, s, kind: e.new_empty(e.shape, dtype=torch.bool))
 
 
 def _check_table_range(s):

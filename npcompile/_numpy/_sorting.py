@@ -20,7 +20,6 @@ import torch
 
 from . import _dtypes, _library
 from ._indexing import _eager, _moved, _to_out
-from ._library import LIB
 from ._ndarray import ndarray, wrap
 from ._normalize import as_tensor, normalize_axis_index
 from ._trace import check, is_tracing
@@ -62,22 +61,14 @@ def sorted_along(t: torch.Tensor, dim: int, kind=None, indices=False) -> torch.T
     """NumPy's sort (or argsort, with ``indices``) of ``t`` along ``dim`` by the ``kind`` given (None: NumPy's
     default), run by NumPy on a CPU array; None where that does not apply (another device, a dtype NumPy lacks, an
     array needing a gradient)."""
-    if not _library.numpy_kernel_applies(t):
-        return None
-    kind = kind or "quicksort"
-    return _NUMPY_SORT(t, dim, kind, indices) if is_tracing(t) else _numpy_sort(t, dim, kind, indices)
+    return _numpy_sort(t, dim, kind or "quicksort", indices) if _library.numpy_kernel_applies(t) else None
 
 
-def _numpy_sort(x, dim, kind, indices):
-    return _library.from_numpy((_np.argsort if indices else _np.sort)(x.resolve_conj().resolve_neg().numpy(),
-                                                                      axis=dim, kind=kind))
-
-
-LIB.define("numpy_sort(Tensor x, int dim, str kind, bool indices) -> Tensor")
-LIB.impl("numpy_sort", _numpy_sort, "CPU")
-torch.library.register_fake("npcompile::numpy_sort", lambda x, dim, kind, indices: x.new_empty(
-    x.shape, dtype=torch.int64 if indices else x.dtype), lib=LIB)
-_NUMPY_SORT = torch.ops.npcompile.numpy_sort.default
+_numpy_sort = _library.numpy_op(
+    "numpy_sort(Tensor x, int dim, str kind, bool indices) -> Tensor",
+    lambda x, dim, kind, indices: _library.from_numpy((_np.argsort if indices else _np.sort)(
+        _library.as_numpy(x), axis=dim, kind=kind)),
+    lambda x, dim, kind, indices: x.new_empty(x.shape, dtype=torch.int64 if indices else x.dtype))
 
 
 def _argsort(t: torch.Tensor, dim: int) -> torch.Tensor:
@@ -103,6 +94,7 @@ def _axis_and_tensor(a, axis, lift=False):
 
 
 def _check_kind(kind, order, stable):
+    """NumPy's checks of a sort's ``kind``, ``order`` and ``stable``; the kind they ask for (None: the default)."""
     if order is not None:
         raise ValueError("Cannot specify order when the array has no fields.")
     if kind is not None:
@@ -111,6 +103,7 @@ def _check_kind(kind, order, stable):
                              "them.")
         if not isinstance(kind, str) or kind[:1].lower() not in ("q", "m", "h", "s"):
             raise ValueError(f"sort kind must be one of 'quick', 'heap', or 'stable' (got {kind!r})")
+    return kind or ("stable" if stable else None)
 
 
 # ---------------------------------------------------------------- sort and friends
@@ -118,9 +111,9 @@ def _check_kind(kind, order, stable):
 
 def sort(a, axis=-1, kind=None, order=None, *, stable=None):
     """``numpy.sort``: NumPy's own on the CPU (``sorted_along``), else stable."""
-    _check_kind(kind, order, stable)
+    kind = _check_kind(kind, order, stable)
     t, axis = _axis_and_tensor(a, axis)
-    r = sorted_along(t, axis, kind or ("stable" if stable else None))
+    r = sorted_along(t, axis, kind)
     if r is not None:
         return wrap(r)
     if t.is_complex():
@@ -131,9 +124,9 @@ def sort(a, axis=-1, kind=None, order=None, *, stable=None):
 def argsort(a, axis=-1, kind=None, order=None, *, stable=None):
     """``numpy.argsort``: NumPy's own on the CPU (``sorted_along``), else stable (ties keep their order, one of
     the answers every kind may give)."""
-    _check_kind(kind, order, stable)
+    kind = _check_kind(kind, order, stable)
     t, axis = _axis_and_tensor(a, axis, lift=True)
-    r = sorted_along(t, axis, kind or ("stable" if stable else None), indices=True)
+    r = sorted_along(t, axis, kind, indices=True)
     return wrap(r if r is not None else _argsort(t, axis))
 
 

@@ -7,9 +7,10 @@ triad; 5.5 ms, 62%, split).  Along each rolled axis, an element's source is a pl
 (``n - c``), so the axes split into intervals and the result into boxes in which every operand is a slice.  This
 post-grad pass writes the result into a new buffer box by box, each box the same elementwise ops on slices of the
 operands (the same values: bit for bit the same results): the big interior box a vectorized loop, the boxes along
-the edges small ones.  Where Inductor vectorizes the gather loop anyway (``u + 0.1 * laplacian`` with a float
-4.0 here: why one and not the other is Inductor's choice), the boxes cost about 8% more (the ``periodic_diffusion``
-benchmark: 3.8-4.4 ms against 4.0-4.6 ms, interleaved).
+the edges small ones.  Inductor vectorizes the gather loop itself where its non-contiguous loads are under 12% of
+the loop's ops (``u + 0.1 * laplacian``: two more ops than the Laplacian); there the boxes cost about 8% on one
+host (Intel, the ``periodic_diffusion`` benchmark: 4.0-4.6 ms against 3.8-4.4, interleaved) and gain on another
+(AMD EPYC: 74-75% of the matched triad against 62-64%).
 
 It takes an elementwise node of static shape (at least ``_MIN`` elements) whose elementwise inputs of its shape,
 used only by it, form its expression; the leaves of the expression are rolls (``aten.index`` at
