@@ -110,29 +110,32 @@ def _wrapping_integers(ffast_math_flags):
 @contextlib.contextmanager
 def _accurate_vector_code():
     """While our CPU graphs compile: our vector math (``_vector_math``), exact int64 -> float32 conversions,
-    float64 scalar arguments, wrapping integer arithmetic, bool loads/stores as bytes (``_bool_vectors``), SIMD
-    transposed tiles of bytes (``_transposed_tiles``) and vector loops for costly math (``_costly_math``)."""
+    float64 scalar arguments, wrapping integer arithmetic, bool loads/stores as bytes (``_bool_vectors``), integer
+    loads and conversions on AVX2 (``_avx2_integers``), SIMD transposed tiles of bytes (``_transposed_tiles``) and
+    vector loops for costly math (``_costly_math``)."""
     from torch._inductor import cpp_builder
     from torch._inductor.codecache import CppPythonBindingsCodeCache
     from torch._inductor.codegen.common import KernelArgs
     from torch._inductor.codegen.cpp import CppVecKernel, CppVecOverrides, KernelGroup, TilingSelect
 
-    from ._bool_vectors import fast_bool_load, fast_bool_store, fast_to_bool
+    from ._avx2_integers import integer_loads, with_avx2_integers
+    from ._bool_vectors import fast_bool_casts, fast_bool_load, fast_bool_store
     from ._costly_math import vectorize_costly_math
     from ._transposed_tiles import with_byte_tiles
     from ._vector_math import OVERRIDES, with_vector_math
 
     swaps = [(CppVecOverrides, name, staticmethod(fn)) for name, fn in OVERRIDES.items()]
     swaps.append((CppVecKernel, "get_to_dtype_expr",
-                  fast_to_bool(_exact_int64_to_float32(CppVecKernel.get_to_dtype_expr))))
-    swaps.append((CppVecKernel, "_get_vec_load_line", fast_bool_load(CppVecKernel._get_vec_load_line)))
+                  fast_bool_casts(_exact_int64_to_float32(CppVecKernel.get_to_dtype_expr))))
+    swaps.append((CppVecKernel, "_get_vec_load_line", integer_loads(fast_bool_load(
+        CppVecKernel._get_vec_load_line))))
     swaps.append((CppVecKernel, "_get_store_line", fast_bool_store(CppVecKernel._get_store_line)))
     swaps.append((KernelArgs, "cpp_argdefs", _double_scalar_args(KernelArgs.cpp_argdefs)))
     swaps.append((CppPythonBindingsCodeCache, "extra_parse_arg", _PARSE_DOUBLE))
     swaps.append((cpp_builder, "_get_ffast_math_flags", _wrapping_integers(cpp_builder._get_ffast_math_flags)))
     swaps.append((TilingSelect, "select_tiling", vectorize_costly_math(TilingSelect.select_tiling)))
     swaps.append((KernelGroup, "codegen_group", _with_preludes(KernelGroup.codegen_group, with_byte_tiles,
-                                                               with_vector_math)))
+                                                               with_vector_math, with_avx2_integers)))
     with _swapped(swaps):
         yield
 

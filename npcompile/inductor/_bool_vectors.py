@@ -37,11 +37,12 @@ def fast_bool_load(get_vec_load_line):
     return line
 
 
-# A mask (any VecMask) as the uint8 0/1 of its lanes; a Vectorized<bool> (from a bitcast) is stored as it is.
+# A mask (any VecMask) as the 0/1 bytes of its lanes; a Vectorized<bool> (from a bitcast) is stored as it is.
+_BYTES = ("at::vec::convert<{t}>(at::vec::Vectorized<float>::blendv(at::vec::Vectorized<float>(0.0f), "
+          "at::vec::Vectorized<float>(1.0f), at::vec::Vectorized<float>(({mask}).template cast<float,1>())))")
 _STORE = ("[](const auto& m, bool* p, int64_t n) {{ "
           "if constexpr (std::is_same_v<std::decay_t<decltype(m)>, at::vec::Vectorized<bool>>) {{ m.store(p, n); }} "
-          "else {{ at::vec::convert<uint8_t>(at::vec::Vectorized<float>::blendv(at::vec::Vectorized<float>(0.0f), "
-          "at::vec::Vectorized<float>(1.0f), at::vec::Vectorized<float>(m.template cast<float,1>())))"
+          "else {{ " + _BYTES.format(mask="m", t="uint8_t") +
           ".store(reinterpret_cast<uint8_t*>(p), n); }} }}({value}, {ptr}, {n});")
 
 
@@ -64,16 +65,20 @@ def fast_bool_store(get_store_line):
     return code
 
 
+_BYTE_TYPES = {torch.uint8: "uint8_t", torch.int8: "int8_t"}
 _COMPARABLE = {torch.float64, torch.float32, torch.int64, torch.int32, torch.int8, torch.uint8}
 
 
-def fast_to_bool(get_to_dtype_expr):
+def fast_bool_casts(get_to_dtype_expr):
     """Wraps ``CppVecKernel.get_to_dtype_expr``: a real vector cast to bool is its lanes' ``!= 0`` (NaN is
-    true, -0.0 false: C's and NumPy's truth)."""
+    true, -0.0 false: C's and NumPy's truth); a mask cast to bytes (``m.astype(np.uint8)``) goes through float
+    0/1 lanes, where ATen's generic mask cast went through memory (4M bools 9.6 ms, NumPy 0.22; AVX2)."""
 
     def expr(self, src, dtype, src_dtype, *rest):
         if dtype == torch.bool and src_dtype in _COMPARABLE and src.is_vec:
             return f"{self._get_mask_type(src_dtype)}({src} != {self._get_vec_type(src_dtype)}(0))"
+        if src_dtype == torch.bool and dtype in _BYTE_TYPES and src.is_vec and _one_float_vector(self):
+            return _BYTES.format(mask=src, t=_BYTE_TYPES[dtype])
         return get_to_dtype_expr(self, src, dtype, src_dtype, *rest)
 
     return expr

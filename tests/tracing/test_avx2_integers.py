@@ -1,0 +1,43 @@
+"""Integer and 16-bit vectors in compiled AVX2 code (``npcompile/inductor/_avx2_integers.py``): our loads and
+the conversions ATen left generic give NumPy's values, wrap-around and partial tails included."""
+import numpy as np
+import pytest
+
+from npcompile import _compile as C
+
+_TYPES = [np.bool_, np.uint8, np.int8, np.int32, np.int64, np.float16, np.float32]  # (Inductor's vector types)
+_PAIRS = [(i, t) for i, s in enumerate(_TYPES) for t in _TYPES if t is not s]
+
+
+def _casts(*arrays):
+    """Every array cast to every other type of ``_TYPES`` (one graph), and two divisions of narrowed integers."""
+    out = [arrays[i].astype(t) for i, t in _PAIRS]
+    wide = arrays[4]
+    return out + [wide.astype(np.uint8) // (arrays[1] | 1), wide.astype(np.int8) // (arrays[2] | 1)]
+
+
+@pytest.mark.inductor
+@pytest.mark.parametrize("simdlen", [None, 256], ids=["native", "avx2"])
+def test_integer_vectors_convert_as_numpy(simdlen):
+    """All casts between bool, 8-, 32- and 64-bit integers, float16 and float32 (1003 elements: a partial
+    vector at the end; values past each narrower type's range, so narrowing wraps), bit for bit NumPy's; on AVX2
+    integer loads are ours (ATen's staged them through a stack array)."""
+    import torch._inductor.config as inductor_config
+    from torch._inductor.cpu_vec_isa import pick_vec_isa
+    from torch._inductor.utils import run_and_get_code
+
+    rng = np.random.default_rng(3)
+    wide = rng.integers(-2**40, 2**40, 1003)
+    wide[:8] = [0, 255, 256, -1, -129, 2**31 + 5, -2**31 - 7, 65535 + 3]
+    with np.errstate(over="ignore"):
+        arrays = [t(wide % 7 == 0) if t is np.bool_ else wide.astype(t) for t in _TYPES]
+    arrays[-2:] = [(wide % 128).astype(t) for t in _TYPES[-2:]]  # (a float out of an integer's range is undefined)
+    with np.errstate(over="ignore"), inductor_config.patch({"cpp.simdlen": simdlen}):
+        got, codes = run_and_get_code(C.compile(_casts), *arrays)
+        avx2 = str(pick_vec_isa()) == "avx2"
+    with np.errstate(over="ignore"):  # (int to float16: inf)
+        want = _casts(*arrays)
+    for g, w in zip(got, want, strict=True):
+        assert g.dtype == w.dtype and g.tobytes() == w.tobytes()
+    if avx2:
+        assert "npc_loads::loadu<uint8_t>" in "".join(codes) and "Vectorized<int64_t>::loadu" not in "".join(codes)
