@@ -908,6 +908,14 @@ def _numpy_var_as_python_constant(self):
     return self.value
 
 
+def _numpy_var_richcompare(self, tx, other, op):
+    """NumpyVariable.richcompare_impl (torch 2.13, which gives the class none: a graph break): NumPy objects Dynamo
+    holds as constants compare as Python compares them, ``a.dtype.type == np.float32`` or ``np.float64 != t``."""
+    from torch._dynamo.variables.object_protocol import python_constant_richcompare_impl
+
+    return python_constant_richcompare_impl(self, tx, other, op)
+
+
 # --------------------------------------------------------------------------------------------------------------
 # NumpyVariable.call_method replacement: ``np.add.reduce(a)`` (a method of a ufunc object) is a graph break
 # in torch ("attempted to trace numpy.* function as a method"); the shim's ufunc objects have these methods,
@@ -923,11 +931,19 @@ def _traced(fn) -> bool:
     return torch._dynamo.config.trace_numpy and fn not in _disallowed
 
 
+_CLASS_COMPARISONS = {"__eq__": operator.eq, "__ne__": operator.ne}
+
+
 def _numpy_var_call_method(self, tx, name, args, kwargs):
     value = self.value
     _break_in_try(tx, f"{getattr(value, '__name__', 'numpy')}.{name}")
     if value is _np.polynomial.Polynomial and name in _POLYNOMIAL_CONSTRUCTORS and _traced(value):
         return PolynomialVariable.construct(tx, name, args, kwargs)
+    if name in _CLASS_COMPARISONS and isinstance(value, type) and len(args) == 1 and args[0].is_python_constant():
+        # (torch 2.11 compares a NumPy class so: ``a.dtype.type == np.float32``; 2.13 by richcompare_impl below)
+        from torch._dynamo.variables.constant import ConstantVariable
+
+        return ConstantVariable.create(_CLASS_COMPARISONS[name](value, args[0].as_python_constant()))
     if (name in _UFUNC_METHODS and isinstance(value, (_np.ufunc, _shim().ufunc))
             and torch._dynamo.config.trace_numpy):
         bound_np = getattr(value, name)
@@ -2137,6 +2153,9 @@ def _patch_table():
         # ``np.maximum`` (_select_0d: NaN).
         (_dy_builtin.BuiltinVariable, "call_function", _builtin_call_function),
     ]
+    if hasattr(_NumpyVariable, "richcompare_impl"):
+        # NumpyVariable.richcompare_impl (torch 2.13): NumPy constants compare as Python compares them.
+        table.append((_NumpyVariable, "richcompare_impl", _numpy_var_richcompare))
     # TensorVariable.nb_<op>_impl on NumpyNdarrayVariable (torch 2.13): the NumPy operator (_NUMBER_PROTOCOL).
     table += [(_NumpyNdarrayVariable, f"nb_{name}_impl", _number_protocol(op)) for name, op in _NUMBER_PROTOCOL.items()
               if hasattr(_dy_tensor.TensorVariable, f"nb_{name}_impl")]

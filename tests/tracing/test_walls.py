@@ -182,6 +182,12 @@ def accumulating_default(a, acc=np.zeros(3)):
     return acc.copy()
 
 
+def by_scalar_type(a):
+    if a.dtype.type == np.float32 or np.float16 == a.dtype.type:
+        return a * 2
+    return a + (1 if a.dtype.type != np.int64 else 2)
+
+
 SINGULAR = np.array([[1.0, 2.0], [2.0, 4.0]])
 
 # (function, arguments, keyword arguments, most graphs; None: a graph break is expected)
@@ -212,6 +218,9 @@ CASES = {
     "inner_try_and_with_regular": (caught_through_inner_try_and_with, lambda: (np.eye(2),), {}, None),
     "keyword_only": (keyword_only, lambda: (np.arange(3.0),), {"shift": 1.0}, 1),
     "default_array": (default_array, lambda: (np.arange(3.0),), {}, 1),
+    "scalar_type_float32": (by_scalar_type, lambda: (np.arange(3, dtype=np.float32),), {}, 1),
+    "scalar_type_int64": (by_scalar_type, lambda: (np.arange(3),), {}, 1),
+    "scalar_type_uint8": (by_scalar_type, lambda: (np.arange(3, dtype=np.uint8),), {}, 1),
 }
 
 
