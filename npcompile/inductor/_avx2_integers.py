@@ -116,7 +116,8 @@ def integer_loads(get_vec_load_line):
 
 
 def with_avx2_integers(source: str) -> str:
-    """``source`` (a C++ kernel group) with the loads and conversions above when it has vector code."""
-    if "at::vec::" not in source or _PREFIX not in source:
+    """``source`` (a C++ kernel group) with the loads and conversions above when it has vector code (a kernel
+    of integer loads and methods, ``np.abs(a)``, names no ``at::vec::``)."""
+    if ("at::vec::" not in source and "npc_loads::" not in source) or _PREFIX not in source:
         return source
     return source.replace(_PREFIX, _PREFIX + _CODE, 1)

@@ -34,10 +34,12 @@ def test_integer_vectors_convert_as_numpy(simdlen):
     arrays[-2:] = [(wide % 128).astype(t) for t in _TYPES[-2:]]  # (a float out of an integer's range is undefined)
     with np.errstate(over="ignore"), inductor_config.patch({"cpp.simdlen": simdlen}):
         got, codes = run_and_get_code(C.compile(_casts), *arrays)
+        absolute, abs_codes = run_and_get_code(C.compile(lambda a: np.abs(a)), wide)  # (loads, no conversion)
         avx2 = str(pick_vec_isa()) == "avx2"
-    with np.errstate(over="ignore"):  # (int to float16: inf)
         want = _casts(*arrays)
     for g, w in zip(got, want, strict=True):
         assert g.dtype == w.dtype and g.tobytes() == w.tobytes()
+    assert np.array_equal(absolute, np.abs(wide))
+    assert all("namespace npc_loads" in code for code in codes + abs_codes if "npc_loads::" in code)
     if avx2:
         assert "npc_loads::loadu<uint8_t>" in "".join(codes) and "Vectorized<int64_t>::loadu" not in "".join(codes)
