@@ -4,11 +4,12 @@ Inductor's C++ vector loops are tiled by the lanes of one float vector (8 on AVX
 ATen's ``Vectorized<T>::loadu(p, count)``.  For floats and doubles that is one load; for integers and 16-bit
 floats on AVX2 it is a stack array filled with 1s (zeros for float16/bfloat16), a ``memcpy`` of the elements and
 a vector load of the array, which waits on the stores, also when the count fills the vector (int32, int64).
-And ATen's AVX2 conversions lack some integer pairs (int8/uint8 -> int64, int32 -> 8 bits, int8 <-> uint8):
+And ATen's AVX2 conversions lack some integer pairs (int8/uint8 -> int64, int32 -> 8 bits, int8 <-> uint8), and
+mask casts between bytes and floats (``img > 128`` is a byte mask, its store or use in float code a float mask):
 those take its generic conversion, a store, a scalar loop and that same reload.  Measured on an AMD EPYC (Zen 3,
 AVX2, 2 threads), 4096x4096 uint8 -> float32 compiled 10 ms where NumPy takes 3.7, ``a * np.uint8(3)`` 9.2 (NumPy
 1.2), a bool mask's row sums 12.8 (NumPy 5.5, the bools are read as bytes), 2048x2048 uint8 -> int64 9.4 (NumPy
-1.7), int64 -> uint8 9.2 (1.6), int8 -> uint8 3.5 (0.17).  Here a load is one 8-, 16- or 32-byte load per
+1.7), int64 -> uint8 9.2 (1.6), int8 -> uint8 3.5 (0.17), ``img > 128`` 11.1 (0.24).  Here a load is one 8-, 16- or 32-byte load per
 vector, put into a register of the same fill where it is partial (the 1s keep integer division of the unused
 lanes defined), and the missing conversions are explicit specializations of ATen's ``VecConvert`` made of
 AVX2's widening and packing instructions, with NumPy's (and C's) wrap-around for narrowing.  AVX-512's
@@ -92,6 +93,31 @@ struct VecConvert<dst_t, 1, src_t, 1,
                                    !std::is_same_v<dst_t, src_t>>> {
   static inline VectorizedN<dst_t, 1> apply(const VectorizedN<src_t, 1>& src) {
     return Vectorized<dst_t>(static_cast<__m256i>(src[0]));
+  }
+};
+
+// A byte mask's 8 lanes (0 or all ones) as a float or int32 mask, sign-extended, and back, packed (the other
+// lanes 0, as ATen's generic cast leaves them).
+template <typename dst_t, typename src_t>
+struct VecMaskCast<dst_t, 1, src_t, 1,
+                   std::enable_if_t<(std::is_same_v<dst_t, float> || std::is_same_v<dst_t, int>) &&
+                                    is_8bit_integer_v<src_t>>> {
+  static inline VecMask<dst_t, 1> apply(const VecMask<src_t, 1>& mask) {
+    const __m256i lanes = _mm256_cvtepi8_epi32(_mm256_castsi256_si128(VectorizedN<src_t, 1>(mask)[0]));
+    return VecMask<int, 1>(Vectorized<int>(lanes)).template cast<dst_t, 1>();
+  }
+};
+
+template <typename dst_t, typename src_t>
+struct VecMaskCast<dst_t, 1, src_t, 1,
+                   std::enable_if_t<is_8bit_integer_v<dst_t> &&
+                                    (std::is_same_v<src_t, float> || std::is_same_v<src_t, int>)>> {
+  static inline VecMask<dst_t, 1> apply(const VecMask<src_t, 1>& mask) {
+    const __m256i lanes = VectorizedN<int, 1>(mask.template cast<int, 1>())[0];
+    __m256i packed = _mm256_packs_epi32(lanes, lanes);  // 0 and -1 stay themselves
+    packed = _mm256_packs_epi16(packed, packed);
+    packed = _mm256_permutevar8x32_epi32(packed, _mm256_setr_epi32(0, 4, 0, 0, 0, 0, 0, 0));
+    return VecMask<dst_t, 1>(Vectorized<dst_t>(_mm256_blend_epi32(_mm256_setzero_si256(), packed, 0x03)));
   }
 };
 }  // namespace CPU_CAPABILITY

@@ -10,10 +10,12 @@ _PAIRS = [(i, t) for i, s in enumerate(_TYPES) for t in _TYPES if t is not s]
 
 
 def _casts(*arrays):
-    """Every array cast to every other type of ``_TYPES`` (one graph), and two divisions of narrowed integers."""
+    """Every array cast to every other type of ``_TYPES`` (one graph), two divisions of narrowed integers, and byte
+    masks used as float masks and back."""
     out = [arrays[i].astype(t) for i, t in _PAIRS]
-    wide = arrays[4]
-    return out + [wide.astype(np.uint8) // (arrays[1] | 1), wide.astype(np.int8) // (arrays[2] | 1)]
+    b, s, wide, f = arrays[1], arrays[2], arrays[4], arrays[6]
+    return out + [wide.astype(np.uint8) // (b | 1), wide.astype(np.int8) // (s | 1), b > 100, (s < -3) * f,
+                  np.where(f > 50, b, np.uint8(7)), np.where(f < 20, s, s // 3)]
 
 
 @pytest.mark.inductor
