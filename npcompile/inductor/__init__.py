@@ -45,6 +45,7 @@ _CPU_ONLY = {"fallback_random": True}
 def _cpu_passes() -> dict:
     """Our graph passes for CPU graphs (imported on first compile: Inductor's modules load slowly).  Slice writes
     are reinplaced last, after the other passes have made their new nodes."""
+    from ._blocked_arg_reductions import BlockedArgReductionPass
     from ._bool_masks import BoolMaskPass
     from ._broadcast_operands import BroadcastOperandPass
     from ._inline_growth import InlineGrowthPass
@@ -54,7 +55,8 @@ def _cpu_passes() -> dict:
     from ._small_axis_reductions import SmallAxisReductionPass
     from ._small_inner_axis import SmallInnerAxisPass
 
-    return {"post_grad_custom_pre_pass": OuterReductionPass(first=SmallAxisReductionPass()),
+    return {"post_grad_custom_pre_pass": OuterReductionPass(first=SmallAxisReductionPass(
+                first=BlockedArgReductionPass())),
             "post_grad_custom_post_pass": ReinplacePass(first=InlineGrowthPass(first=BoolMaskPass(
                 first=SmallInnerAxisPass(first=BroadcastOperandPass(first=RollRegionPass())))))}
 
