@@ -5,17 +5,17 @@ import pytest
 
 from npcompile import _compile as C
 
-_TYPES = [np.bool_, np.uint8, np.int8, np.int32, np.int64, np.float16, np.float32]  # (Inductor's vector types)
+_TYPES = [np.bool_, np.uint8, np.int8, np.int32, np.int64, np.float16, np.float32, np.float64]  # (Inductor's vector types)
 _PAIRS = [(i, t) for i, s in enumerate(_TYPES) for t in _TYPES if t is not s]
 
 
 def _casts(*arrays):
     """Every array cast to every other type of ``_TYPES`` (one graph), two divisions of narrowed integers, and byte
-    masks used as float masks and back."""
+    masks used as float masks and back, double masks combined as int32 masks."""
     out = [arrays[i].astype(t) for i, t in _PAIRS]
-    b, s, wide, f = arrays[1], arrays[2], arrays[4], arrays[6]
+    b, s, wide, f, d = arrays[1], arrays[2], arrays[4], arrays[6], arrays[7]
     return out + [wide.astype(np.uint8) // (b | 1), wide.astype(np.int8) // (s | 1), b > 100, (s < -3) * f,
-                  np.where(f > 50, b, np.uint8(7)), np.where(f < 20, s, s // 3)]
+                  np.where(f > 50, b, np.uint8(7)), np.where(f < 20, s, s // 3), np.isfinite(d / (d - 3))]
 
 
 @pytest.mark.inductor
@@ -33,8 +33,8 @@ def test_integer_vectors_convert_as_numpy(simdlen):
     wide[:8] = [0, 255, 256, -1, -129, 2**31 + 5, -2**31 - 7, 65535 + 3]
     with np.errstate(over="ignore"):
         arrays = [t(wide % 7 == 0) if t is np.bool_ else wide.astype(t) for t in _TYPES]
-    arrays[-2:] = [(wide % 128).astype(t) for t in _TYPES[-2:]]  # (a float out of an integer's range is undefined)
-    with np.errstate(over="ignore"), inductor_config.patch({"cpp.simdlen": simdlen}):
+    arrays[-3:] = [(wide % 128).astype(t) for t in _TYPES[-3:]]  # (a float out of an integer's range is undefined)
+    with np.errstate(over="ignore", divide="ignore"), inductor_config.patch({"cpp.simdlen": simdlen}):
         got, codes = run_and_get_code(C.compile(_casts), *arrays)
         absolute, abs_codes = run_and_get_code(C.compile(lambda a: np.abs(a)), wide)  # (loads, no conversion)
         avx2 = str(pick_vec_isa()) == "avx2"
