@@ -1,20 +1,23 @@
-"""Integer and 16-bit vectors in AVX2 code: loads, and the conversions ATen leaves generic.
+"""Integer, byte and mask vectors in AVX2 code: loads, and the conversions ATen leaves generic.
 
-Inductor's C++ vector loops are tiled by the lanes of one float vector (8 on AVX2) and load every operand with
+Inductor's C++ vector loops are tiled by the lanes of one float vector (8 on AVX2) and load each operand with
 ATen's ``Vectorized<T>::loadu(p, count)``.  For floats and doubles that is one load; for integers and 16-bit
 floats on AVX2 it is a stack array filled with 1s (zeros for float16/bfloat16), a ``memcpy`` of the elements and
 a vector load of the array, which waits on the stores, also when the count fills the vector (int32, int64).
-And ATen's AVX2 conversions lack some integer pairs (int8/uint8 -> int64, int32 -> 8 bits, int8 <-> uint8), and
-mask casts between bytes and floats (``img > 128`` is a byte mask, its store or use in float code a float mask) or
-doubles and int32 (``np.isfinite(a).all()`` of float64 combines two such masks):
-those take its generic conversion, a store, a scalar loop and that same reload.  Measured on an AMD EPYC (Zen 3,
-AVX2, 2 threads), 4096x4096 uint8 -> float32 compiled 10 ms where NumPy takes 3.7, ``a * np.uint8(3)`` 9.2 (NumPy
-1.2), a bool mask's row sums 12.8 (NumPy 5.5, the bools are read as bytes), 2048x2048 uint8 -> int64 9.4 (NumPy
-1.7), int64 -> uint8 9.2 (1.6), int8 -> uint8 3.5 (0.17), ``img > 128`` 11.1 (0.24).  Here a load is one 8-, 16- or 32-byte load per
-vector, put into a register of the same fill where it is partial (the 1s keep integer division of the unused
-lanes defined), and the missing conversions are explicit specializations of ATen's ``VecConvert`` made of
-AVX2's widening and packing instructions, with NumPy's (and C's) wrap-around for narrowing.  AVX-512's
-``loadu`` is a masked load already and its conversions are left alone.
+ATen's AVX2 code also lacks some conversions: int8/uint8 -> int64, int32 -> 8 bits, int8 <-> uint8, and the mask
+casts between bytes and floats (``img > 128`` is a byte mask; stored, or used in float code, a float mask) and
+between doubles and int32 (``np.isfinite(a).all()`` of float64 combines two double masks as int32 ones): those take
+its generic conversion, a store, a scalar loop and that same reload.  Measured on an AMD EPYC (Zen 3, AVX2, 2
+threads): 4096x4096 uint8 -> float32 took 10 ms compiled where NumPy takes 3.7, ``a * np.uint8(3)`` 9.2 (NumPy
+1.2), a bool mask's row sums 12.8 (NumPy 5.5; bools are read as bytes), 2048x2048 uint8 -> int64 9.4 (NumPy 1.7),
+int64 -> uint8 9.2 (1.6), int8 -> uint8 3.5 (0.17), ``img > 128`` 11.1 (0.24), ``np.isfinite(a).all()`` of 4M
+float64 4.6 (2.0).
+
+Here a load is one 8-, 16- or 32-byte load per vector, put into a register of the same fill where it is partial
+(the 1s keep integer division of the unused lanes defined), and the missing conversions are explicit
+specializations of ATen's ``VecConvert`` and ``VecMaskCast`` made of AVX2's widening and packing instructions, with
+NumPy's (and C's) wrap-around for narrowing.  AVX-512's ``loadu`` is a masked load already, and its conversions are
+left alone.
 """
 
 from __future__ import annotations

@@ -5,7 +5,8 @@ import pytest
 
 from npcompile import _compile as C
 
-_TYPES = [np.bool_, np.uint8, np.int8, np.int32, np.int64, np.float16, np.float32, np.float64]  # (Inductor's vector types)
+# Inductor's vector types
+_TYPES = [np.bool_, np.uint8, np.int8, np.int32, np.int64, np.float16, np.float32, np.float64]
 _PAIRS = [(i, t) for i, s in enumerate(_TYPES) for t in _TYPES if t is not s]
 
 

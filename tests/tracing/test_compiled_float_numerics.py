@@ -151,6 +151,26 @@ def test_compiled_vector_math(simdlen):
 
 
 @pytest.mark.inductor
+def test_compiled_nan_and_inf_tests_are_vector_compares():
+    """``isnan``/``isinf`` in our vector code (lane compares; Inductor's called std::isnan per lane through memory),
+    and what the shim builds on them (``fmax``, ``sign``, counting NaNs), as NumPy for both float widths."""
+    from torch._inductor.utils import run_and_get_code
+
+    x = np.random.default_rng(4).standard_normal(1003)
+    x[::7], x[3::11], x[5::13], x[1], x[2] = np.nan, np.inf, -np.inf, -0.0, 5e-324
+    y = x[::-1].copy()
+
+    def f(a, b):
+        return np.isnan(a), np.isinf(a), np.isfinite(a), np.isnan(a).sum(), np.fmax(a, b), np.sign(a)
+
+    for dtype in (np.float64, np.float32):
+        got, codes = run_and_get_code(C.compile(f), x.astype(dtype), y.astype(dtype))
+        assert "std::isnan" not in "".join(codes) and "std::isinf" not in "".join(codes)
+        for g, w in zip(got, f(x.astype(dtype), y.astype(dtype))):
+            assert np.asarray(g).dtype == w.dtype and np.asarray(g).tobytes() == np.asarray(w).tobytes()
+
+
+@pytest.mark.inductor
 def test_costly_math_on_strided_data_is_vectorized():
     """Loops calling costly math are vector loops also where Inductor's rule for strided loads would leave them
     scalar (``npcompile/inductor/_costly_math.py``): ``np.abs`` of complex numbers (parts read with stride 2) is no
