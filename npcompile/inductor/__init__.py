@@ -120,13 +120,14 @@ def _accurate_vector_code():
     from torch._inductor.codegen.common import KernelArgs
     from torch._inductor.codegen.cpp import CppVecKernel, CppVecOverrides, KernelGroup, TilingSelect
 
-    from ._avx2_integers import integer_loads, with_avx2_integers
+    from ._avx2_integers import integer_floordiv, integer_loads, with_avx2_integers
     from ._bool_vectors import fast_bool_casts, fast_bool_load, fast_bool_store
     from ._costly_math import vectorize_costly_math
     from ._transposed_tiles import with_byte_tiles
     from ._vector_math import OVERRIDES, with_vector_math
 
     swaps = [(CppVecOverrides, name, staticmethod(fn)) for name, fn in OVERRIDES.items()]
+    swaps.append((CppVecOverrides, "floordiv", staticmethod(integer_floordiv(CppVecOverrides.floordiv))))
     swaps.append((CppVecKernel, "get_to_dtype_expr",
                   fast_bool_casts(_exact_int64_to_float32(CppVecKernel.get_to_dtype_expr))))
     swaps.append((CppVecKernel, "_get_vec_load_line", integer_loads(fast_bool_load(

@@ -202,6 +202,7 @@ template <typename T>
 inline at::vec::VecMask<T, 1> isinf(const at::vec::Vectorized<T>& x) {
   return isinf(at::vec::VectorizedN<T, 1>(x));
 }
+
 }  // namespace npc_vec_math
 #endif
 """
@@ -222,6 +223,7 @@ OVERRIDES = {"expm1": lambda x: f"{x}.expm1()", "atanh": lambda x: f"{x}.atanh()
              "sin": lambda x: f"npc_vec_math::sin({x})", "cos": lambda x: f"npc_vec_math::cos({x})",
              "sinh": lambda x: f"npc_vec_math::sinh({x})", "cosh": lambda x: f"npc_vec_math::cosh({x})",
              "isnan": lambda x: f"npc_vec_math::isnan({x})", "isinf": lambda x: f"npc_vec_math::isinf({x})"}
+
 
 
 def with_vector_math(source: str) -> str:

@@ -43,6 +43,37 @@ def test_integer_vectors_convert_as_numpy(simdlen):
     for g, w in zip(got, want, strict=True):
         assert g.dtype == w.dtype and g.tobytes() == w.tobytes()
     assert np.array_equal(absolute, np.abs(wide))
-    assert all("namespace npc_loads" in code for code in codes + abs_codes if "npc_loads::" in code)
+    assert all("namespace npc_avx2" in code for code in codes + abs_codes if "npc_avx2::" in code)
     if avx2:
-        assert "npc_loads::loadu<uint8_t>" in "".join(codes) and "Vectorized<int64_t>::loadu" not in "".join(codes)
+        assert "npc_avx2::loadu<uint8_t>" in "".join(codes) and "Vectorized<int64_t>::loadu" not in "".join(codes)
+
+
+def _divisions(a, b, c):
+    return a // b, a // 7, a // -3, c // b
+
+
+@pytest.mark.inductor
+@pytest.mark.parametrize("simdlen", [None, 256], ids=["native", "avx2"])
+def test_int64_floor_division_as_numpy(simdlen):
+    """int64 ``//`` (in float64 on AVX2 where operands are below 2^51) bit for bit NumPy's: both signs, exact
+    multiples and their neighbours, the 2^51 edge, huge values and zero divisors (NumPy's 0) in some vectors."""
+    import torch._inductor.config as inductor_config
+
+    rng = np.random.default_rng(6)
+    n = 40003
+    scale = 2.0 ** rng.uniform(0, 62, n)
+    a = (rng.choice([-1, 1], n) * scale).astype(np.int64)
+    b = (rng.choice([-1, 1], n) * 2.0 ** rng.uniform(0, 30, n)).astype(np.int64)
+    b[b == 0] = 1
+    k = rng.integers(-1000, 1000, n)
+    a[::5] = k[::5] * b[::5] + rng.integers(-1, 2, n)[::5]  # multiples of b and their neighbours
+    a[:8] = [2**51 - 1, -(2**51) + 1, 2**51, -(2**51), 2**63 - 1, -(2**63), 0, -1]
+    c = a.copy()
+    c[20000:20016] = 2**62  # (vectors beyond 2^51 take the C division)
+    z = b.copy()
+    z[::1001] = 0
+    with np.errstate(divide="ignore", over="ignore"), inductor_config.patch({"cpp.simdlen": simdlen}):
+        got = C.compile(_divisions)(a, b, c) + (C.compile(lambda a, z: a // z)(a, z),)
+        want = _divisions(a, b, c) + (a // z,)
+    for g, w in zip(got, want, strict=True):
+        assert g.dtype == w.dtype and np.array_equal(g, w)
