@@ -1,9 +1,10 @@
-"""A backend for testing one of our Inductor post-grad passes without Inductor: NumPy code through the shim and
-AOTAutograd with Inductor's decompositions, the pass applied to each forward graph as Inductor hands it over (no-op
-views removed), and the graph run as it is."""
+"""Testing one of our Inductor post-grad passes without Inductor: a backend (NumPy code through the shim and
+AOTAutograd with Inductor's decompositions, the pass applied to each forward graph as Inductor hands it over, no-op
+views removed, and the graph run as it is), and ``rewritten`` for torch code traced with fake tensors."""
 
 import torch
 from torch._dynamo.backends.common import aot_autograd
+from torch.fx.experimental.proxy_tensor import make_fx
 from torch._inductor.decomposition import select_decomp_table
 from torch._inductor.fx_passes.post_grad import remove_noop_ops
 
@@ -30,3 +31,12 @@ class PassBackend:
     def calls(self, targets):
         """The nodes of the kept graphs calling one of ``targets``."""
         return [n for g in self.graphs for n in g.graph.nodes if n.target in targets]
+
+
+def rewritten(graph_pass, fn, *args):
+    """``fn`` traced to an aten graph with fake tensors, then rewritten by ``graph_pass``: a module to run."""
+    gm = make_fx(fn, tracing_mode="fake")(*args)
+    graph_pass(gm.graph)
+    gm.graph.lint()
+    gm.recompile()
+    return gm

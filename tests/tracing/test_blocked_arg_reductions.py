@@ -5,20 +5,17 @@ and once through Inductor."""
 import numpy as np
 import pytest
 import torch
-from torch.fx.experimental.proxy_tensor import make_fx
 
 from npcompile import _compile as C
 from npcompile.inductor._blocked_arg_reductions import BlockedArgReductionPass
+
+from .pass_backend import rewritten
 
 aten = torch.ops.aten
 
 
 def _rewritten(fn, *args):
-    gm = make_fx(fn, tracing_mode="fake")(*args)
-    BlockedArgReductionPass()(gm.graph)
-    gm.graph.lint()
-    gm.recompile()
-    return gm
+    return rewritten(BlockedArgReductionPass(), fn, *args)
 
 
 def _arrays():

@@ -3,20 +3,17 @@ aten graphs traced with fake tensors: no Inductor compile needed to check the re
 
 import pytest
 import torch
-from torch.fx.experimental.proxy_tensor import make_fx
 
 from npcompile.inductor import inductor_options
 from npcompile.inductor._outer_reductions import OuterReductionPass
+
+from .pass_backend import rewritten
 
 aten = torch.ops.aten
 
 
 def _rewritten(fn, *args):
-    gm = make_fx(fn, tracing_mode="fake")(*args)
-    OuterReductionPass()(gm.graph)
-    gm.graph.lint()
-    gm.recompile()
-    return gm
+    return rewritten(OuterReductionPass(), fn, *args)
 
 
 def _views(gm):

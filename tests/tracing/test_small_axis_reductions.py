@@ -5,22 +5,18 @@ Inductor on the n-body step it was made for."""
 import numpy as np
 import pytest
 import torch
-from torch.fx.experimental.proxy_tensor import make_fx
 
 import npcompile as C
 from npcompile.inductor._small_axis_reductions import SmallAxisReductionPass
 
 from .conftest import installed_passes
+from .pass_backend import rewritten
 
 aten = torch.ops.aten
 
 
 def _rewritten(fn, *args):
-    gm = make_fx(fn, tracing_mode="fake")(*args)
-    SmallAxisReductionPass()(gm.graph)
-    gm.graph.lint()
-    gm.recompile()
-    return gm
+    return rewritten(SmallAxisReductionPass(), fn, *args)
 
 
 def _split(gm):
