@@ -113,8 +113,8 @@ def _wrapping_integers(ffast_math_flags):
 def _accurate_vector_code():
     """While our CPU graphs compile: our vector math (``_vector_math``), exact int64 -> float32 conversions,
     float64 scalar arguments, wrapping integer arithmetic, bool loads/stores as bytes (``_bool_vectors``), integer
-    loads and conversions on AVX2 (``_avx2_integers``), SIMD transposed tiles of bytes (``_transposed_tiles``) and
-    vector loops for costly math (``_costly_math``)."""
+    loads, conversions and division on AVX2 (``_avx2_integers``), SIMD transposed tiles of bytes
+    (``_transposed_tiles``) and vector loops for costly math (``_costly_math``)."""
     from torch._inductor import cpp_builder
     from torch._inductor.codecache import CppPythonBindingsCodeCache
     from torch._inductor.codegen.common import KernelArgs

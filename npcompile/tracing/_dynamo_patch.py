@@ -940,7 +940,7 @@ def _numpy_var_call_method(self, tx, name, args, kwargs):
     if value is _np.polynomial.Polynomial and name in _POLYNOMIAL_CONSTRUCTORS and _traced(value):
         return PolynomialVariable.construct(tx, name, args, kwargs)
     if name in _CLASS_COMPARISONS and isinstance(value, type) and len(args) == 1 and args[0].is_python_constant():
-        # (torch 2.11 compares a NumPy class so: ``a.dtype.type == np.float32``; 2.13 by richcompare_impl below)
+        # (torch 2.11 compares a NumPy class so: ``a.dtype.type == np.float32``; 2.13: _numpy_var_richcompare)
         from torch._dynamo.variables.constant import ConstantVariable
 
         return ConstantVariable.create(_CLASS_COMPARISONS[name](value, args[0].as_python_constant()))
