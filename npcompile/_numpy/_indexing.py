@@ -730,7 +730,15 @@ def take(a, indices, axis=None, out=None, mode="raise"):
     if t.shape[axis] == 0 or t.numel() == 0:  # an empty result: nothing to gather (NumPy indexes nothing)
         shape = t.shape[:axis] + tuple(idx.shape) + t.shape[axis + 1:]
         return _to_out(t.new_empty(shape), out, t.dtype)
-    return _to_out(_moved(t, lambda m: m[(slice(None),) * axis + (idx,)]), out, t.dtype)
+    return _to_out(_moved(t, lambda m: _taken(m, axis, idx)), out, t.dtype)
+
+
+def _taken(m: torch.Tensor, axis: int, idx: torch.Tensor) -> torch.Tensor:
+    """``m`` indexed by ``idx`` along ``axis``: always new memory, as NumPy's take (torch selects a view of ``m``
+    for a 0-d index)."""
+    if idx.ndim == 0:
+        return m[(slice(None),) * axis + (idx.reshape(1),)].squeeze(axis)
+    return m[(slice(None),) * axis + (idx,)]
 
 
 def _take_direct(t: torch.Tensor, i: torch.Tensor, axis):
@@ -743,7 +751,7 @@ def _take_direct(t: torch.Tensor, i: torch.Tensor, axis):
         if axis is None:
             return torch.take(t, i)
         if type(axis) is builtins.int and -t.ndim <= axis < t.ndim:
-            return t[(slice(None),) * (axis % t.ndim) + (i,)]
+            return _taken(t, axis % t.ndim, i)
     except IndexError:
         pass
     return None

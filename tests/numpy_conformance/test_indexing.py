@@ -462,6 +462,8 @@ def test_take_forms():
     assert_matches(lambda xp, a: xp.take(a, [1], mode="foo"), a)
     assert_matches(lambda xp, a: xp.take(a, [0], mode="wrap"), numpy.zeros(0))
     assert_matches(lambda xp, a: xp.take(a, 0, axis=0), numpy.array(5))
+    assert_matches(lambda xp, a: xp.take(a, -1, axis=1), a)  # (a 0-d index: a new array, as every take)
+    assert_matches(lambda xp, a, i: xp.take(a, i, axis=0), a, numpy.array(1))
     assert_matches(lambda xp, a, o: (xp.take(a, [0, 1], out=o), o)[1], a, numpy.zeros(2, numpy.int8))
     assert_matches(lambda xp, a, o: xp.take(a, [0, 1], out=o), numpy.arange(6), numpy.zeros(2, numpy.float32))
 
