@@ -79,7 +79,10 @@ def _classify_array(x):
             raise IndexError(_INDEX_ERROR)
         raise IndexError("arrays used as indices must be of integer (or boolean) type")
     if t.ndim == 0 and _eager(t):
-        return _INT0, _item(t)  # NumPy places a 0-d integer array as an integer, but copies what it selects
+        # NumPy places a 0-d integer array as an integer, but copies what it selects; a NumPy scalar (ours: an
+        # unmarked 0-d array) is an integer: ``a[..., np.int64(0)]`` and ``m[i]`` with ``i = v.argmax()`` are views
+        scalar = isinstance(x, _np.generic) or isinstance(x, ndarray) and not is_array0d(x)
+        return _INT if scalar else _INT0, _item(t)
     return _ARR, t
 
 

@@ -815,3 +815,12 @@ def test_numpy_scalar_written_into_an_integer_array(dtype, value, write):
     ours = value if isinstance(value, numpy.ndarray) else shim.asarray(value)[()]  # our scalar of that value
     for v in (value, ours):
         assert_matches(lambda xp, v=v: run(xp, v if xp is shim else value))
+
+
+def test_scalar_indices_are_integers():
+    """A NumPy scalar index (ours: an unmarked 0-d array) places and views as a Python int does; a 0-d integer
+    array copies what it selects."""
+    m = numpy.arange(6.0).reshape(2, 3)
+    assert_matches(lambda xp, a: a[..., xp.int64(1)], numpy.arange(3.0))
+    assert_matches(lambda xp, m: m[m.sum(1).argmax()], m)
+    assert_matches(lambda xp, m: m[xp.asarray(1)], m)
