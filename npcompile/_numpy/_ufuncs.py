@@ -1070,8 +1070,7 @@ def _hyperbolic(f, odd):
             return r
         w = torch.exp(a.abs() * 0.5)
         big = w * 0.5 * w
-        # (|r| == inf, not isinf: Inductor's vector code tests isinf lane by lane in scalar code)
-        return torch.where((r.abs() == math.inf) & torch.isfinite(a), torch.copysign(big, a) if odd else big, r)
+        return torch.where(torch.isinf(r) & torch.isfinite(a), torch.copysign(big, a) if odd else big, r)
     return k
 
 

@@ -225,7 +225,6 @@ OVERRIDES = {"expm1": lambda x: f"{x}.expm1()", "atanh": lambda x: f"{x}.atanh()
              "isnan": lambda x: f"npc_vec_math::isnan({x})", "isinf": lambda x: f"npc_vec_math::isinf({x})"}
 
 
-
 def with_vector_math(source: str) -> str:
     """``source`` (a C++ kernel group) with the functions above when it calls them."""
     if "npc_vec_math::" not in source or _PREFIX not in source:
