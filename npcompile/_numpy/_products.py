@@ -269,7 +269,7 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     y = [wrap(y[..., i]) for i in range(y.shape[-1])] + [None] * (3 - y.shape[-1])
     z = _cross_term(x[0], y[1], x[1], y[0])
     if x[2] is None and y[2] is None:
-        return z
+        return as_array0d(z)  # (two 2-vectors: NumPy's 0-d result is an array, not its ufunc's scalar)
     r = torch.stack([_cross_term(x[1], y[2], x[2], y[1]).tensor, _cross_term(x[2], y[0], x[0], y[2]).tensor,
                      z.tensor], -1)
     return wrap(torch.movedim(r, -1, normalize_axis_index(axisc, r.ndim)))

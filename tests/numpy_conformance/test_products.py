@@ -7,7 +7,7 @@ import warnings
 
 import numpy
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import example, given, strategies as st
 
 import npcompile._numpy as shim
 from tests.numpy_conformance.harness import assert_matches
@@ -332,6 +332,7 @@ def cross_case(draw):
 
 
 @given(cross_case(), st.sampled_from([{}, {"axisc": 0}, {"axis": -1}, {"axisc": -1}]))
+@example((numpy.array([1.0, 2.0]), numpy.array([3.0, 4.0])), {})  # a 0-d array, not a scalar (explore)
 def test_cross(ab, kw):
     a, b = ab
     with warnings.catch_warnings():
