@@ -104,12 +104,12 @@ def test_eager_exact_float32_remainders_and_float16_floor_division():
 
 def _tanh_inputs(dtype):
     """Every binade from the smallest subnormal to where tanh rounds to 1, both signs, both sides of our float32
-    code's branch points (0.9 for 8 lanes; the table's first interval end and its clamp), and the specials."""
+    code's edges (the clamp at 9.5 for 8 lanes; the table's first interval end and its clamp), and the specials."""
     rng = np.random.default_rng(7)
     tiny = np.log(np.finfo(dtype).smallest_subnormal)
     x = np.exp(rng.uniform(tiny, 3.0, 20000)) * rng.choice([-1.0, 1.0], 20000)
-    edge = np.nextafter(np.array([0.9, 0.078125, 15.5], dtype)[:, None], [0.0, 20.0]).ravel()
-    return np.concatenate([x.astype(dtype), edge, -edge, [0.0, -0.0, np.inf, -np.inf, np.nan, 0.9, 20.0]]).astype(dtype)
+    edge = np.nextafter(np.array([9.5, 0.078125, 15.5], dtype)[:, None], [0.0, 20.0]).ravel()
+    return np.concatenate([x.astype(dtype), edge, -edge, [0.0, -0.0, np.inf, -np.inf, np.nan, 9.5, 20.0]]).astype(dtype)
 
 
 def _within_one_ulp_of_exact(got, x, f):
