@@ -16,11 +16,10 @@ import operator
 
 import numpy as _np
 import torch
-from torch.fx.experimental.symbolic_shapes import guard_or_false
 
 from .._errors import VALUE_TAG, UnsupportedFeature
 from . import _dtypes
-from ._trace import check, is_tracing, traced_int, zero_count
+from ._trace import check, guard_or_false, is_tracing, traced_int, zero_count
 from ._ndarray import as_array0d, is_array0d, is_scalar, ndarray, view_of, wrap
 from ._normalize import (
     ArrayLike, OutArray, as_tensor, broadcast_shape, cast, check_out, copy_to_out, normalize_axis_index, normalizer,

@@ -14,7 +14,6 @@ import warnings
 
 import numpy as _np
 import torch
-from torch.fx.experimental.symbolic_shapes import guard_or_false
 
 from . import _dtypes
 from . import _ufuncs as U
@@ -25,6 +24,7 @@ from ._ufunc_methods import (
     running_sum, to_out, where_mask,
 )
 from ._normalize import check_out
+from ._trace import guard_or_false
 
 _F8 = _np.dtype(_np.float64)
 

@@ -9,7 +9,28 @@ import weakref
 import numpy as np
 import torch
 from torch._subclasses.fake_tensor import is_fake
-from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols, guard_or_false, guard_or_true
+
+
+def _symbolic_shapes():
+    """torch's symbolic-shape module, imported where a trace first needs it: with sympy it took 0.45 s of the
+    shim's 0.7 s import, which eager code never uses."""
+    from torch.fx.experimental import symbolic_shapes
+
+    return symbolic_shapes
+
+
+def guard_or_false(cond) -> bool:
+    """A size condition's value where the trace knows it, else False (``symbolic_shapes.guard_or_false``)."""
+    return cond if type(cond) is bool else _symbolic_shapes().guard_or_false(cond)
+
+
+def guard_or_true(cond) -> bool:
+    return cond if type(cond) is bool else _symbolic_shapes().guard_or_true(cond)
+
+
+def free_unbacked_symbols(expr):
+    """The symbols of a traced size ``expr`` read from the data (u0, u1...), not from an input's shape."""
+    return _symbolic_shapes().free_unbacked_symbols(expr)
 
 
 def is_tracing(t=None) -> bool:

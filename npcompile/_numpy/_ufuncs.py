@@ -15,10 +15,9 @@ import warnings
 
 import numpy as _np
 import torch
-from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
 
 from .._errors import VALUE_TAG, UnsupportedFeature
-from ._trace import is_tracing, traced_int
+from ._trace import free_unbacked_symbols, is_tracing, traced_int
 from . import _dtypes
 from ._ndarray import _is_contiguous, is_scalar, ndarray, wrap
 from ._normalize import PY_SCALARS, as_tensor, copy_to_out, python_value
