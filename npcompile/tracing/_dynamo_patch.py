@@ -1076,6 +1076,15 @@ _ORIG_BUILTIN_CALL = _require(_require(_dy_builtin, "BuiltinVariable"), "call_fu
 _SELECT_MAX_ITEMS = 64  # (three graph nodes per item: longer sequences keep Dynamo's behaviour)
 
 
+_ORIG_BUILTIN_AS_PROXY = _require(_dy_builtin.BuiltinVariable, "as_proxy")
+
+
+def _builtin_as_proxy(self):
+    # Dynamo passes ``bool``/``int``/``float`` given as a dtype (``dtype=float``) into the graph as torch dtypes,
+    # which the shim reads as NumPy's; ``complex`` too here, as NumPy's complex128 (it was a fallback to NumPy).
+    return torch.complex128 if self.fn is complex else _ORIG_BUILTIN_AS_PROXY(self)
+
+
 def _builtin_call_function(self, tx, args, kwargs):
     if (self.fn is max or self.fn is min) and args and set(kwargs) <= {"key"}:
         key = kwargs["key"].realize() if kwargs else None
@@ -2152,6 +2161,8 @@ def _patch_table():
         # a graph break (_select_by_key); ``max(a, b)`` of 0-d NumPy values selects as Python does, not
         # ``np.maximum`` (_select_0d: NaN).
         (_dy_builtin.BuiltinVariable, "call_function", _builtin_call_function),
+        # builtin.BuiltinVariable.as_proxy: the type ``complex`` as a dtype argument (_builtin_as_proxy).
+        (_dy_builtin.BuiltinVariable, "as_proxy", _builtin_as_proxy),
     ]
     if hasattr(_NumpyVariable, "richcompare_impl"):
         # NumpyVariable.richcompare_impl (torch 2.13): NumPy constants compare as Python compares them.

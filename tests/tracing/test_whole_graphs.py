@@ -135,3 +135,14 @@ def test_permutation_of_an_array_by_a_seeded_generator_is_one_graph():
     g = one_graph(_permutations, x, m)
     assert same(g(x, m), _permutations(x, m))
     assert same(g(x[::-1].copy(), m + 1), _permutations(x[::-1].copy(), m + 1))
+
+
+def _builtin_dtypes(x):
+    return (x.astype(complex), np.zeros(3, dtype=complex), np.asarray(x, complex) * 1j, np.ones(2, dtype=float),
+            np.arange(3, dtype=int), np.full(2, 1, dtype=bool), np.dtype(complex), x.astype(complex).dtype)
+
+
+def test_python_types_as_dtypes_are_one_graph():
+    """``dtype=complex`` (common in physics code) ran in real NumPy; ``float``, ``int`` and ``bool`` were traced."""
+    x = np.array([0.5, -2.0, 3.0])
+    assert same(one_graph(_builtin_dtypes, x)(x), _builtin_dtypes(x))
