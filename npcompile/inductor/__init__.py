@@ -114,7 +114,8 @@ def _accurate_vector_code():
     """While our CPU graphs compile: our vector math (``_vector_math``), exact int64 -> float32 conversions,
     float64 scalar arguments, wrapping integer arithmetic, bool loads/stores as bytes (``_bool_vectors``), integer
     loads, conversions and division on AVX2 (``_avx2_integers``), SIMD transposed tiles of bytes
-    (``_transposed_tiles``) and vector loops for costly math (``_costly_math``)."""
+    (``_transposed_tiles``), vector loops for costly math (``_costly_math``) and reductions of 1-byte integers
+    that fold only the lanes holding elements (``_partial_lane_reductions``)."""
     from torch._inductor import cpp_builder
     from torch._inductor.codecache import CppPythonBindingsCodeCache
     from torch._inductor.codegen.common import KernelArgs
@@ -123,6 +124,7 @@ def _accurate_vector_code():
     from ._avx2_integers import integer_floordiv, integer_loads, with_avx2_integers
     from ._bool_vectors import fast_bool_casts, fast_bool_load, fast_bool_store
     from ._costly_math import vectorize_costly_math
+    from ._partial_lane_reductions import whole_lanes_only
     from ._transposed_tiles import with_byte_tiles
     from ._vector_math import OVERRIDES, with_vector_math
 
@@ -133,6 +135,7 @@ def _accurate_vector_code():
     swaps.append((CppVecKernel, "_get_vec_load_line", integer_loads(fast_bool_load(
         CppVecKernel._get_vec_load_line))))
     swaps.append((CppVecKernel, "_get_store_line", fast_bool_store(CppVecKernel._get_store_line)))
+    swaps.append((CppVecKernel, "reduction", whole_lanes_only(CppVecKernel.reduction)))
     swaps.append((KernelArgs, "cpp_argdefs", _double_scalar_args(KernelArgs.cpp_argdefs)))
     swaps.append((CppPythonBindingsCodeCache, "extra_parse_arg", _PARSE_DOUBLE))
     swaps.append((cpp_builder, "_get_ffast_math_flags", _wrapping_integers(cpp_builder._get_ffast_math_flags)))
