@@ -1085,6 +1085,18 @@ def _builtin_as_proxy(self):
     return torch.complex128 if self.fn is complex else _ORIG_BUILTIN_AS_PROXY(self)
 
 
+_ORIG_SYMFLOAT_POW = torch.SymFloat.__pow__
+
+
+def _symfloat_pow(self, other):
+    # torch checks that the base of every power of a symbolic float is >= 0 (so that no power comes out complex),
+    # a runtime assert in the graph: ``float(v) ** 2`` of a negative element raised at run time.  An integral
+    # exponent gives a real power of any base, as Python computes it.
+    if isinstance(other, int) or isinstance(other, float) and other.is_integer():
+        return self.__float_pow__(other)
+    return _ORIG_SYMFLOAT_POW(self, other)
+
+
 def _builtin_call_function(self, tx, args, kwargs):
     if (self.fn is max or self.fn is min) and args and set(kwargs) <= {"key"}:
         key = kwargs["key"].realize() if kwargs else None
@@ -2163,6 +2175,9 @@ def _patch_table():
         (_dy_builtin.BuiltinVariable, "call_function", _builtin_call_function),
         # builtin.BuiltinVariable.as_proxy: the type ``complex`` as a dtype argument (_builtin_as_proxy).
         (_dy_builtin.BuiltinVariable, "as_proxy", _builtin_as_proxy),
+        # SymFloat.__pow__ (a Python float from the data raised to a power): no base >= 0 assert for an integral
+        # exponent (_symfloat_pow).
+        (torch.SymFloat, "__pow__", _symfloat_pow),
     ]
     if hasattr(_NumpyVariable, "richcompare_impl"):
         # NumpyVariable.richcompare_impl (torch 2.13): NumPy constants compare as Python compares them.

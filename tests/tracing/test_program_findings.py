@@ -440,3 +440,18 @@ def test_a_returned_dtype_keeps_the_arithmetic_in_a_graph():
 
     assert same(C.compile(_with_dtype, backend=backend)(z), _with_dtype(z))
     assert any("mul" in code for code in graphs), graphs
+
+
+def _sum_of_powers(x):
+    total = 0.0
+    for v in x[:6]:
+        total += float(v) ** 2 + float(v) ** 3 - 1.0 / float(v) ** 2
+    return total
+
+
+@pytest.mark.parametrize("backend", ["aot_eager", pytest.param("inductor", marks=pytest.mark.inductor)])
+def test_a_power_of_a_negative_float_read_from_the_data(backend):
+    """``float(v) ** 2`` with v < 0: torch asserts that the base of a symbolic float's power is >= 0 (so that none
+    comes out complex), and the compiled call raised RuntimeError('0 <= zuf0'); an integral exponent is real."""
+    x = np.array([-1.5, 2.0, -0.25, 3.0, -7.0, 0.5, -1.0])
+    assert same(C.compile(_sum_of_powers, backend=backend)(x), _sum_of_powers(x))
