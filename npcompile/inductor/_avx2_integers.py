@@ -26,6 +26,8 @@ operands below 2^51 (2.4 ms), other vectors keeping the C division.
 
 from __future__ import annotations
 
+import functools
+
 import re
 
 from ._transposed_tiles import _PREFIX
@@ -208,6 +210,7 @@ def integer_loads(get_vec_load_line):
 def integer_floordiv(floordiv):
     """Wraps ``CppVecOverrides.floordiv``: integer floor division calls ours (int64 in float64 on AVX2)."""
 
+    @functools.wraps(floordiv)  # (its name: with scalar operands only, Inductor calls the scalar op of that name)
     def expr(a, b):
         code = floordiv(a, b)
         return "npc_avx2::" + code if code.startswith("floor_divide_integral(") else code

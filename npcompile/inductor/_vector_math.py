@@ -240,6 +240,8 @@ OVERRIDES = {"expm1": lambda x: f"{x}.expm1()", "atanh": lambda x: f"{x}.atanh()
              "sin": lambda x: f"npc_vec_math::sin({x})", "cos": lambda x: f"npc_vec_math::cos({x})",
              "sinh": lambda x: f"npc_vec_math::sinh({x})", "cosh": lambda x: f"npc_vec_math::cosh({x})",
              "isnan": lambda x: f"npc_vec_math::isnan({x})", "isinf": lambda x: f"npc_vec_math::isinf({x})"}
+for _name, _fn in OVERRIDES.items():
+    _fn.__name__ = _name  # where an op's operands are all scalars, Inductor calls the scalar op of this name
 
 
 def with_vector_math(source: str) -> str:

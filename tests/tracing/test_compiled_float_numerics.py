@@ -7,6 +7,7 @@ import warnings
 import numpy as np
 import pytest
 
+import npcompile
 import npcompile._numpy as shim
 from npcompile import _compile as C
 from tests.numpy_conformance.harness import assert_matches
@@ -168,6 +169,25 @@ def test_compiled_nan_and_inf_tests_are_vector_compares():
         assert "std::isnan" not in "".join(codes) and "std::isinf" not in "".join(codes)
         for g, w in zip(got, f(x.astype(dtype), y.astype(dtype))):
             assert np.asarray(g).dtype == w.dtype and np.asarray(g).tobytes() == np.asarray(w).tobytes()
+
+
+def _math_of_elements(x, k):
+    return (x + np.tanh(x[0]) * np.sin(x[1]) - np.cos(x[2]) + np.sinh(x[3]) / np.cosh(x[4]) + np.expm1(x[5]) +
+            np.arctanh(x[6] / 4) + np.arccosh(x[7] ** 2 + 1) + np.copysign(x[1], -1.0) + np.isnan(x[2]) +
+            np.isinf(x[3]), k + k[0] // k[1])
+
+
+@pytest.mark.inductor
+def test_our_vector_ops_of_single_elements_compile():
+    """Our vector ops (``_vector_math``, the AVX2 floor division) applied to elements, not arrays, inside a vector
+    loop: Inductor falls back to the scalar op of the same name, and our functions' names were ``<lambda>``, so the
+    compile failed and the whole function ran in NumPy."""
+    x, k = np.random.default_rng(5).uniform(-2, 2, 37), np.arange(-40, 37)
+    report = npcompile.explain(_math_of_elements, backend="inductor")(x, k)
+    assert report.graph_count == 1 and not report.fallbacks, report
+    for got, want in zip(report.result, _math_of_elements(x, k), strict=True):
+        np.testing.assert_allclose(got, want, rtol=1e-14)
+        assert got.dtype == want.dtype
 
 
 @pytest.mark.inductor
