@@ -423,7 +423,7 @@ class _Backend:
             rec.graphs.append(gm)
         self.owner._graph_count += 1
         asserts = _tag_asserts(gm)
-        with _aot_cache.cacheable(gm):
+        with _aot_cache.cacheable(gm, example_inputs):
             compiled = self.backend(gm, example_inputs)
         lean = _lean_graph.lean_call(compiled)  # what the direct path calls instead (see _fast_path)
         if asserts or _has_checks(gm):

@@ -29,10 +29,14 @@ from ._dynamo_patch import ShimCall, ShimMethodCall, ShimOperatorCall, shim_attr
 _PLAIN = (type(None), bool, int, float, complex, str, type(Ellipsis), torch.dtype, torch.device, torch.fx.Node)
 
 
-def cacheable(gm: torch.fx.GraphModule):
+def cacheable(gm: torch.fx.GraphModule, example_inputs):
     """A context for compiling ``gm`` in which AOTAutograd's cache takes it: its shim calls made nameable (when
     every node of the graph can be named) and their names listed in Inductor's
-    ``unsafe_marked_cacheable_functions``, with npcompile's sources hash as their version."""
+    ``unsafe_marked_cacheable_functions``, with npcompile's sources hash as their version.  Not where two inputs
+    share memory: AOTAutograd rebuilds one as a view of the other at this call's offset, which its cache key
+    does not see (a graph compiled for ``f(y, y[:, 0])`` answered ``f(y, y[:, 1])`` with column 0)."""
+    if _share_memory(example_inputs):
+        return contextlib.nullcontext()
     names = {}
     for node in gm.graph.nodes:
         if node.op in ("placeholder", "output", "get_attr"):
@@ -52,6 +56,13 @@ def cacheable(gm: torch.fx.GraphModule):
     import torch._inductor.config as inductor_config
 
     return inductor_config.patch(unsafe_marked_cacheable_functions=marked)
+
+
+def _share_memory(inputs) -> bool:
+    from torch.multiprocessing.reductions import StorageWeakRef
+
+    storages = [StorageWeakRef(t.untyped_storage()) for t in inputs if isinstance(t, torch.Tensor)]
+    return len(set(storages)) < len(storages)
 
 
 def _importable(target, name: str):

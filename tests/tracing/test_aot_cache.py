@@ -48,6 +48,25 @@ def test_graphs_with_what_the_key_cannot_see_are_not_marked():
     graph = torch.fx.Graph()
     x = graph.placeholder("x")
     graph.output(graph.call_function(ShimCall(shim.sin), (graph.call_function(shim_attr, (x, "T")),)))
-    assert not isinstance(cacheable(torch.fx.GraphModule({}, graph)), contextlib.nullcontext)
+    assert not isinstance(cacheable(torch.fx.GraphModule({}, graph), ()), contextlib.nullcontext)
     graph.call_function(ShimCall(shim.random.default_rng(0).random), (3,))
-    assert isinstance(cacheable(torch.fx.GraphModule({}, graph)), contextlib.nullcontext)
+    assert isinstance(cacheable(torch.fx.GraphModule({}, graph), ()), contextlib.nullcontext)
+
+
+def _write_column(y, img, prev, j):
+    y[:, j] = img[:, j] + 0.5 * prev
+    return y[:, j]
+
+
+@pytest.mark.inductor
+def test_arguments_sharing_memory_are_not_answered_from_the_cache():
+    """``prev`` is the column the previous call wrote and returned, a view into ``y``: each call compiles again
+    (its offset in ``y`` changes), and AOTAutograd's cache, whose key does not see that offset, answered the third
+    call with the second's graph (column 0 read for column 1)."""
+    img = np.arange(1.0, 13.0).reshape(3, 4)
+    f = C.compile(_write_column)
+    y, prev, y_np, prev_np = np.zeros_like(img), np.zeros(3), np.zeros_like(img), np.zeros(3)
+    for j in range(4):
+        prev, prev_np = f(y, img, prev, j), _write_column(y_np, img, prev_np, j)
+        assert np.shares_memory(prev, y) and same(prev, prev_np)
+    assert same(y, y_np)
