@@ -24,8 +24,9 @@ def whole_lanes_only(reduction):
         result = reduction(self, dtype, src_dtype, reduction_type, value)
         if dtype.is_floating_point or dtype == torch.bool or not hasattr(self, "num_elems"):
             return result  # (floats and bools are held as float vectors, whole)
-        if self.num_elems * dtype.itemsize * 8 >= self.vec_isa.bit_width():
-            return result
+        if self.tail_size or not isinstance(self.num_elems, int) or \
+                self.num_elems * dtype.itemsize * 8 >= self.vec_isa.bit_width():
+            return result  # (a tail kernel's partial vectors: Inductor's masked reductions fold their lanes)
         whole = f"at::vec::vec_reduce_all<{DTYPE_TO_CPP[dtype]}, 1>("
         for i in range(start, len(lines)):
             if isinstance(lines[i], str) and whole in lines[i]:

@@ -27,3 +27,19 @@ def test_byte_reductions_fold_only_elements(simdlen):
         got = C.compile(_reductions)(u, s)
     for g, w in zip(got, _reductions(u, s), strict=True):
         assert g.dtype == w.dtype and g.shape == w.shape and np.array_equal(g, w), (g, w)
+
+
+def _row_reductions(u):
+    return u.min(axis=1), (u > 100).sum(axis=1), np.isnan(u - 3.0).sum(axis=0)
+
+
+@pytest.mark.inductor
+def test_byte_reductions_of_varying_widths():
+    """Widths that change between calls make the kernels' sizes symbolic, and a tail kernel's element count with
+    them (the fold once compared such a count with the lanes, and the compile failed)."""
+    f = C.compile(_row_reductions)
+    rng = np.random.default_rng(8)
+    for width in (37, 13, 100):
+        u = rng.integers(2, 200, (9, width)).astype(np.uint8)
+        for g, w in zip(f(u), _row_reductions(u), strict=True):
+            assert g.dtype == w.dtype and np.array_equal(g, w), (width, g, w)
