@@ -74,6 +74,21 @@ def test_program_matches_numpy(name, request):
                       report.graph_break_count, loops)
 
 
+
+@pytest.mark.slow
+@pytest.mark.inductor
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_program_under_inductor(name):
+    """Each program compiled by Inductor, the default backend (about 15 minutes for all: slow): NumPy's answer, and
+    no function handed back to NumPy because Inductor failed to compile it (the fallback feature "frame").  What
+    aot_eager cannot see: generated C++, our lowerings, AOTAutograd's cache (``deriche_rows`` was wrong there)."""
+    prog = PROGRAMS[name]
+    inputs = prog.make_inputs(np.random.default_rng(abs(hash(name)) % 2**32))
+    expected = prog.fn(*copy.deepcopy(inputs))
+    report = C.explain(prog.fn, backend="inductor")(*copy.deepcopy(inputs))
+    _assert_close(report.result, expected, prog.rtol, prog.atol)
+    assert "frame" not in {e.feature for e in report.fallbacks}, str(report)
+
 def test_zz_summary_single_graph_programs(capsys):
     """Counts programs captured as exactly one graph with no fallback (grows as the shim grows), and those
     whose only breaks are deliberately outlined loops (``config.outline_loops``: each part one graph)."""
