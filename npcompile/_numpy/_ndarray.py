@@ -457,6 +457,11 @@ class ndarray:
                 t = t[tuple(idx)]
         elif t.numel() != 1:
             raise ValueError("can only convert an array of size 1 to a Python scalar")
+        elif t.ndim == 0:
+            from ._trace import is_tracing
+
+            if is_tracing(t):  # Inductor (torch 2.11-2.13) lost the value read from a 0-d argument when a Python
+                t = t.reshape(1)[0]  # number made of it is returned (pytorch#158060); read through a 1-d view
         if t.dtype == torch.uint64:
             return builtins.int(t.item()) % 2**64
         if t.dtype in _UNSIGNED_WIDE:

@@ -455,3 +455,17 @@ def test_a_power_of_a_negative_float_read_from_the_data(backend):
     comes out complex), and the compiled call raised RuntimeError('0 <= zuf0'); an integral exponent is real."""
     x = np.array([-1.5, 2.0, -0.25, 3.0, -7.0, 0.5, -1.0])
     assert same(C.compile(_sum_of_powers, backend=backend)(x), _sum_of_powers(x))
+
+
+def _scalars_of_a_0d_argument(s, v):
+    return float(s) + 1.0, s.item() * v[1].item(), int(s) - 2
+
+
+@pytest.mark.inductor
+def test_a_python_number_read_from_a_0d_argument():
+    """``float(s) + 1`` of a 0-d array argument, returned: Inductor compiled the read as a symbol it never bound
+    (a C++ compile error, pytorch#158060), and the whole function ran in NumPy."""
+    s, v = np.array(3.5), np.array([1.5, 2.5])
+    report = C.explain(_scalars_of_a_0d_argument, backend="inductor")(s, v)
+    assert not report.fallbacks, report
+    assert same(report.result, _scalars_of_a_0d_argument(s, v))
