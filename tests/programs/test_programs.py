@@ -79,8 +79,8 @@ def test_program_matches_numpy(name, request):
 @pytest.mark.inductor
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_program_under_inductor(name):
-    """Each program compiled by Inductor, the default backend (about 15 minutes for all: slow): NumPy's answer, and
-    no function handed back to NumPy because Inductor failed to compile it (the fallback feature "frame").  What
+    """Each program compiled by Inductor, the default backend (5 minutes for all on 2 cores: slow): NumPy's answer,
+    and no function handed back to NumPy because Inductor failed to compile it (the fallback feature "frame").  What
     aot_eager cannot see: generated C++, our lowerings, AOTAutograd's cache (``deriche_rows`` was wrong there)."""
     prog = PROGRAMS[name]
     inputs = prog.make_inputs(np.random.default_rng(abs(hash(name)) % 2**32))
