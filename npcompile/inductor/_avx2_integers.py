@@ -27,7 +27,6 @@ operands below 2^51 (2.4 ms), other vectors keeping the C division.
 from __future__ import annotations
 
 import functools
-
 import re
 
 from ._transposed_tiles import _PREFIX
