@@ -1092,9 +1092,23 @@ def _symfloat_pow(self, other):
     # torch checks that the base of every power of a symbolic float is >= 0 (so that no power comes out complex),
     # a runtime assert in the graph: ``float(v) ** 2`` of a negative element raised at run time.  An integral
     # exponent gives a real power of any base, as Python computes it.
-    if isinstance(other, int) or isinstance(other, float) and other.is_integer():
+    if _integral(other):
         return self.__float_pow__(other)
     return _ORIG_SYMFLOAT_POW(self, other)
+
+
+def _integral(e) -> bool:
+    """Whether ``e`` is an integer, or a float known to hold one: an int argument ``k`` of ``float(v) ** k``
+    reaches the power as a symbolic int while Dynamo traces, as a float of it (``ToFloat``) in AOTAutograd's trace."""
+    if isinstance(e, (int, torch.SymInt)):
+        return True
+    if isinstance(e, float):
+        return e.is_integer()
+    if isinstance(e, torch.SymFloat):
+        from torch.utils._sympy.functions import ToFloat
+
+        return isinstance(e.node.expr, ToFloat)
+    return False
 
 
 def _builtin_call_function(self, tx, args, kwargs):

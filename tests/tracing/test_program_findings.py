@@ -442,19 +442,22 @@ def test_a_returned_dtype_keeps_the_arithmetic_in_a_graph():
     assert any("mul" in code for code in graphs), graphs
 
 
-def _sum_of_powers(x):
+def _sum_of_powers(x, k):
     total = 0.0
     for v in x[:6]:
-        total += float(v) ** 2 + float(v) ** 3 - 1.0 / float(v) ** 2
+        total += float(v) ** 2 + float(v) ** 3 - 1.0 / float(v) ** 2 + float(v) ** k
     return total
 
 
 @pytest.mark.parametrize("backend", ["aot_eager", pytest.param("inductor", marks=pytest.mark.inductor)])
 def test_a_power_of_a_negative_float_read_from_the_data(backend):
     """``float(v) ** 2`` with v < 0: torch asserts that the base of a symbolic float's power is >= 0 (so that none
-    comes out complex), and the compiled call raised RuntimeError('0 <= zuf0'); an integral exponent is real."""
+    comes out complex), and the compiled call raised RuntimeError('0 <= zuf0'); an integral exponent is real, also
+    an int argument that varies between calls (a symbol)."""
     x = np.array([-1.5, 2.0, -0.25, 3.0, -7.0, 0.5, -1.0])
-    assert same(C.compile(_sum_of_powers, backend=backend)(x), _sum_of_powers(x))
+    f = C.compile(_sum_of_powers, backend=backend)
+    for k in (3, 5, -1):
+        assert same(f(x, k), _sum_of_powers(x, k))
 
 
 def _scalars_of_a_0d_argument(s, v):
