@@ -49,6 +49,20 @@ def test_traced_cumsum_checks_the_first_elements_before_fixing_zero_signs():
     assert targets.count(torch.ops.npcompile.running_sum.default) == 3 and torch.ops.higher_order.cond not in targets
 
 
+
+def test_traced_single_precision_cumsum_is_numpys_bits():
+    """float32 and complex64 running sums round every partial sum as NumPy's loop does (torch's CPU cumsum adds in
+    double), small or large, compiled: the op runs NumPy's loop on the CPU."""
+    rng = np.random.default_rng(1)
+    a = (rng.standard_normal((64, 130)) * 10).astype(np.float32)
+    z = (a[:, :40] + 1j * a[:, 40:80]).astype(np.complex64)
+
+    def f(a, z):
+        return np.cumsum(a, axis=1), np.cumsum(a[:4, :9]), np.add.accumulate(a[::2], axis=0), np.cumsum(z, axis=0)
+
+    got = C.compile(f, backend="aot_eager", fullgraph=True)(a, z)
+    assert all(_same_bits(g, w) for g, w in zip(got, f(a, z), strict=True))
+
 def test_cumsum_of_a_negative_zero_run_keeps_its_gradient():
     """The run's sums are made -0.0 as -(0.0 - sum): a constant -0.0 there cut their gradient (d x[0] gave 2, not
     4, below), eager and traced."""
