@@ -232,14 +232,15 @@ def test_cumsum_cumprod(a, dtype):
 
 @given(arrays(dtypes([numpy.dtype("float32"), numpy.dtype("complex64")]), shapes(max_dims=2, max_side=60),
               finite=True))
-def test_single_precision_cumsum_is_numpys_bit_for_bit(a):
-    """NumPy rounds every partial sum to single precision; torch's CPU cumsum adds in double and rounds once, and
-    60-80% of the shim's float32/complex64 results differed from NumPy's by an ulp or more (on the CPU the shim now
-    runs NumPy's loop)."""
+def test_single_precision_scans_are_numpys_bit_for_bit(a):
+    """NumPy rounds every partial sum (product) to single precision; torch's CPU cumsum and float32 cumprod work in
+    double and round once, and 60-80% of the shim's float32/complex64 results differed from NumPy's by an ulp or
+    more (on the CPU the shim now runs NumPy's loops)."""
     for axis in [None, *range(a.ndim)]:
         assert_matches(lambda xp, a: xp.cumsum(a, axis=axis), a, rtol=0, atol=0)
     for axis in range(a.ndim):
         assert_matches(lambda xp, a: xp.add.accumulate(a, axis=axis), a, rtol=0, atol=0)
+        assert_matches(lambda xp, a: xp.cumprod(1 + a / 64, axis=axis), a, rtol=0, atol=0)
 
 @given(arrays(dtypes(REAL), SMALL, finite=True), st.booleans())
 def test_cumulative(a, include_initial):

@@ -51,14 +51,15 @@ def test_traced_cumsum_checks_the_first_elements_before_fixing_zero_signs():
 
 
 def test_traced_single_precision_cumsum_is_numpys_bits():
-    """float32 and complex64 running sums round every partial sum as NumPy's loop does (torch's CPU cumsum adds in
-    double), small or large, compiled: the op runs NumPy's loop on the CPU."""
+    """float32 and complex64 running sums, float32 running products, round every partial result as NumPy's loop
+    does (torch's CPU scans work in double), small or large, compiled: the ops run NumPy's loops on the CPU."""
     rng = np.random.default_rng(1)
     a = (rng.standard_normal((64, 130)) * 10).astype(np.float32)
     z = (a[:, :40] + 1j * a[:, 40:80]).astype(np.complex64)
 
     def f(a, z):
-        return np.cumsum(a, axis=1), np.cumsum(a[:4, :9]), np.add.accumulate(a[::2], axis=0), np.cumsum(z, axis=0)
+        return (np.cumsum(a, axis=1), np.cumsum(a[:4, :9]), np.add.accumulate(a[::2], axis=0), np.cumsum(z, axis=0),
+                np.cumprod(1 + a[:, :20] / 1000, axis=1), np.multiply.accumulate(1 - a[:30, :5] / 500, axis=0))
 
     got = C.compile(f, backend="aot_eager", fullgraph=True)(a, z)
     assert all(_same_bits(g, w) for g, w in zip(got, f(a, z), strict=True))
