@@ -458,8 +458,9 @@ def _tag_asserts(gm) -> bool:
 def _has_checks(gm) -> bool:
     """Whether the graph calls numpy.linalg, a power (``**``, ``np.power`` and its methods), a ufunc's reduceat
     or an item assignment, whose data checks become assertions (``linalg._fail_if``, ``_ufuncs._int_power``,
-    reduceat's bounds, a masked assignment's length in ``_indexing._assign_mask_traced``), or asserts on sizes
-    that depend on the data (torch's, see ``_errors.numpy_error``)."""
+    reduceat's bounds, a masked assignment's length in ``_indexing._assign_mask_traced``), asserts on sizes
+    that depend on the data (torch's), or reads at indices from the data (Inductor's bounds checks): see
+    ``_errors.numpy_error``."""
     from ._numpy import linalg, power
     from ._numpy._ufuncs import ufunc
 
@@ -469,12 +470,23 @@ def _has_checks(gm) -> bool:
             continue
         f = getattr(n.target, "f", None)
         if f is not None and (exported.get(getattr(f, "__name__", None)) is f or getattr(f, "__self__", f) is power
-                              or getattr(f, "__func__", None) is ufunc.reduceat):
+                              or getattr(f, "__func__", None) in (ufunc.reduceat, ufunc.at)
+                              or getattr(f, "__name__", None) in _INDEXED_BY_DATA):
             return True
-        if getattr(n.target, "op", None) in (operator.pow, operator.ipow) \
-                or getattr(n.target, "method", None) == "__setitem__" or n.target is _assert_scalar:
+        op = getattr(n.target, "op", None)
+        if op in (operator.pow, operator.ipow) or getattr(n.target, "method", None) == "__setitem__" \
+                or n.target is _assert_scalar or op is operator.getitem and _reads_nodes(n.args[1:]):
             return True
     return False
+
+
+# Shim functions that read or write at indices given as arrays.
+_INDEXED_BY_DATA = frozenset({"take", "put", "take_along_axis", "put_along_axis", "choose", "compress"})
+
+
+def _reads_nodes(args) -> bool:
+    """Whether ``args`` hold a graph value (an index array) anywhere in them."""
+    return any(isinstance(a, torch.fx.Node) or isinstance(a, (tuple, list)) and _reads_nodes(a) for a in args)
 
 
 def _numpy_errors(compiled, checks):

@@ -34,6 +34,9 @@ _ASSERTION = re.compile(r"Runtime assertion failed for expression (.*) on node '
 # Torch's own assertion that two such sizes agree (``a[p[0]:p[1]] @ b[p[0]:p[1]]`` of arrays of different
 # lengths, ``x[x > 0] + y[y > 0]``): NumPy raises ValueError for such operands.
 _SIZES_AGREE = re.compile(r"Eq\(u\d+, [^)]*\)")
+# Inductor's bounds check of an index read from the data, in its C++ kernels ("index out of bounds: 0 <= tmp7 <
+# 7L"); eager torch raises IndexError there itself, as NumPy does.
+_KERNEL_BOUNDS = re.compile(r"index out of bounds: 0 <= \w+ < (\w+?)L?$", re.M)
 
 
 def numpy_error(e: RuntimeError, checks: dict[str, tuple[type, str]]) -> Exception | None:
@@ -50,6 +53,10 @@ def numpy_error(e: RuntimeError, checks: dict[str, tuple[type, str]]) -> Excepti
     if _SIZES_AGREE.fullmatch(expression):
         return ValueError(f"operands could not be broadcast together: sizes that depend on the data differ "
                           f"({expression})")
+    m = _KERNEL_BOUNDS.search(text)
+    if m:
+        size = f" of size {m.group(1)}" if m.group(1).isdigit() else ""  # (not a symbol of the kernel's)
+        return IndexError(f"an index is out of bounds for an axis{size} (checked in compiled code)")
     for tag in (LINALG_TAG, VALUE_TAG, INDEX_TAG, ASSERT_TAG):
         at = text.find(tag)
         if at >= 0:

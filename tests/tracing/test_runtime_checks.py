@@ -103,3 +103,24 @@ def test_a_size_known_only_when_the_code_runs_is_named_by_its_value():
     f(X, np.array([False, True, False]))
     with pytest.raises(IndexError, match=r"^index 0 is out of bounds for axis 0 with size 0$"):
         f(X, np.zeros(3, bool))
+
+
+def _reads_and_writes_at(a, i):
+    b = a.copy()
+    np.add.at(b, i, 1.0)
+    return a[i], np.take(a, i, axis=1), b
+
+
+@pytest.mark.inductor
+def test_an_index_from_the_data_out_of_bounds_raises_index_error_under_inductor():
+    """Inductor's kernels check indices read from the data themselves and raised RuntimeError ("index out of
+    bounds: 0 <= tmp7 < 7L"); NumPy (and eager torch, so aot_eager) raise IndexError."""
+    a = np.arange(21.0).reshape(7, 3)
+    f = C.compile(_reads_and_writes_at)
+    ok = np.array([0, 2, -1])
+    assert all(np.array_equal(g, w) for g, w in zip(f(a, ok), _reads_and_writes_at(a, ok)))
+    for bad in (np.array([0, 7]), np.array([-8])):
+        with pytest.raises(IndexError):
+            _reads_and_writes_at(a, bad)
+        with pytest.raises(IndexError, match="out of bounds"):
+            f(a, bad)
