@@ -559,7 +559,7 @@ def running_sum(x, axis, dtype=None):
     if not (x.is_floating_point() or x.is_complex()) or x.shape[axis] == 0:
         return torch.cumsum(x, axis, dtype=dtype)
     if _single_precision_scan(x, dtype):
-        return _running_sum_op(x, axis, dtype) if _tracing(x) else _numpy_running_sum(x, axis)
+        return _numpy_running_sum(x, axis)
     xs = torch.view_as_real(x.resolve_conj()) if x.is_complex() else x
     if _tracing(x):  # (the op itself: torch.cond would start a nested Dynamo compile; branches give tuples)
         n = x.numel()
@@ -582,14 +582,13 @@ def _single_precision_scan(x, dtype) -> bool:
     return x.dtype in (torch.float32, torch.complex64) and dtype in (None, x.dtype) and numpy_kernel_applies(x)
 
 
-def _numpy_running_sum(x, axis):
-    return from_numpy(_np.cumsum(as_numpy(x), axis))
+_numpy_running_sum = numpy_op("numpy_running_sum(Tensor x, int axis) -> Tensor",
+                              lambda x, axis: from_numpy(_np.add.accumulate(as_numpy(x), axis)),
+                              lambda x, axis: x.new_empty(x.shape))
 
 
 def _running_sum(x, axis, dtype):
     """``running_sum`` of real data, in ``torch.cumsum``'s layout (what the op's fake gives)."""
-    if _single_precision_scan(x, dtype):
-        return _numpy_running_sum(x, axis)
     xs = torch.view_as_real(x.resolve_conj()) if x.is_complex() else x
     r = torch.cumsum(x, axis, dtype=dtype)
     return r.copy_(_negative_zero_run(x, axis, dtype)) if _first_negative_zero(xs, axis) else r
