@@ -59,9 +59,7 @@ def cacheable(gm: torch.fx.GraphModule, example_inputs):
 
 
 def _share_memory(inputs) -> bool:
-    from torch.multiprocessing.reductions import StorageWeakRef
-
-    storages = [StorageWeakRef(t.untyped_storage()) for t in inputs if isinstance(t, torch.Tensor)]
+    storages = [t.untyped_storage()._cdata for t in inputs if isinstance(t, torch.Tensor)]  # (as _dynamo_patch)
     return len(set(storages)) < len(storages)
 
 
