@@ -175,6 +175,26 @@ def _swapped(swaps):
                 setattr(cls, name, fn)
 
 
+@contextlib.contextmanager
+def _contiguous_search_operands():
+    """While our CPU graphs compile, ATen's ``searchsorted`` (Inductor's CPU code calls it) gets contiguous
+    operands.  Handed strided ones (the shim's ``.contiguous()`` of a transposed array became a buffer in the
+    array's own layout: ``np.digitize(a.T, bins)``), it copies them itself with a warning NumPy code never
+    prints; here the copy is Inductor's, fused and silent."""
+    from torch._inductor import lowering
+
+    op, table = torch.ops.aten.searchsorted.Tensor, lowering._maybe_layout_constraints
+    saved = table.get(op)
+    table[op] = lowering.require_contiguous
+    try:
+        yield
+    finally:
+        if saved is None:
+            del table[op]
+        else:
+            table[op] = saved
+
+
 def _exact_index_values():
     """Inductor's index propagation computes integer values (an int argument ``n``, ``np.arange``'s positions) as
     sympy index expressions in int64, also across a cast to a float dtype or a narrower integer: ``np.float64(n) *
@@ -271,7 +291,7 @@ def make_inductor_backend(mode: str | None, options: dict | None, dynamic: bool 
         with _exact_index_values():
             if device.type != "cpu":
                 return elsewhere(gm, example_inputs)
-            with _accurate_vector_code():
+            with _accurate_vector_code(), _contiguous_search_operands():
                 return on_cpu(gm, example_inputs)
 
     inductor.compiler_name = "inductor"

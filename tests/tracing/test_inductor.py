@@ -72,6 +72,22 @@ def test_inductor_settings_are_scoped():
 
 
 @pytest.mark.inductor
+def test_searches_of_a_transposed_array_print_no_torch_warning(capfd):
+    """ATen's searchsorted warns on stderr when handed strided operands; Inductor's CPU code handed it the shim's
+    ``.contiguous()`` copy of a transposed array in the array's own layout (``np.digitize(a.T, bins)``)."""
+    f = C.compile(lambda a: (np.digitize(a, [-1.0, 0.0, 1.0]), np.searchsorted(np.sort(a.ravel()), a)))
+    a = np.random.default_rng(3).standard_normal((5, 6)).T
+    warn_always = torch.is_warn_always_enabled()
+    torch.set_warn_always(True)  # (the warning is one per process otherwise)
+    try:
+        got = f(a)
+    finally:
+        torch.set_warn_always(warn_always)
+    assert same(got[0], np.digitize(a, [-1.0, 0.0, 1.0])) and same(got[1], np.searchsorted(np.sort(a.ravel()), a))
+    assert "non-contiguous" not in capfd.readouterr().err
+
+
+@pytest.mark.inductor
 def test_cached_kernels_are_not_reused_for_another_vector_isa(monkeypatch):
     """Inductor's cache key leaves out the vector ISA its C++ was written for: one compile under
     ATEN_CPU_CAPABILITY=default (simulated: no vector ISA, capability DEFAULT) stored scalar kernels that later
