@@ -664,7 +664,7 @@ def accumulate_tensor(uf, t, axis, loop):
     if name in _FAST_SCAN and not (x.is_complex() and name in ("maximum", "minimum")):
         return _FAST_SCAN[name](x, axis)
     r = (_hillis_steele if name in _REORDERABLE else _sequential_scan)(uf, loop)(x, axis)
-    return r.clone() if r.data_ptr() == t.data_ptr() and r.numel() else r
+    return r.clone() if r is t else r  # (a scan of one element is the input itself: NumPy's result is new)
 
 
 def _single_axis(axis, ndim, method):

@@ -64,6 +64,24 @@ def test_traced_single_precision_cumsum_is_numpys_bits():
     got = C.compile(f, backend="aot_eager", fullgraph=True)(a, z)
     assert all(_same_bits(g, w) for g, w in zip(got, f(a, z), strict=True))
 
+def test_traced_scans_of_other_ufuncs_are_one_graph():
+    """Scans without a fast form (subtract, divide, logaddexp, bitwise_xor) are traced as ufunc calls, one
+    element or many; a scan of one element is a new array, as NumPy's is (the check read a data pointer, which
+    a traced tensor has not: the call ran in NumPy)."""
+    def f(a, k):
+        return (np.subtract.accumulate(a[0]), np.subtract.accumulate(a[:, :1], axis=1), np.true_divide.accumulate(a, 1),
+                np.logaddexp.accumulate(a, axis=0), np.bitwise_xor.accumulate(k))
+
+    a, k = np.arange(1.0, 13.0).reshape(3, 4), np.arange(9)
+    got = C.compile(f, backend="aot_eager", fullgraph=True)(a, k)
+    assert all(_same_bits(g, w) for g, w in zip(got, f(a, k), strict=True))
+    one = C.compile(lambda x: np.subtract.accumulate(x), backend="aot_eager", fullgraph=True)
+    x = np.array([5.0])
+    r = one(x)
+    r[0] = 1.0
+    assert x[0] == 5.0
+
+
 def test_cumsum_of_a_negative_zero_run_keeps_its_gradient():
     """The run's sums are made -0.0 as -(0.0 - sum): a constant -0.0 there cut their gradient (d x[0] gave 2, not
     4, below), eager and traced."""
