@@ -1341,7 +1341,7 @@ def _slice_values(s: slice):
         delta = (s.stop - start) / (n - 1) if n > 1 else 0.0
         return torch.arange(n, dtype=torch.float64) * delta + start
     n = max(math.ceil((s.stop - start) / step), 0)
-    if all(isinstance(x, (int, _np.integer)) or isinstance(x, ndarray) and x.dtype.kind in "iub"
+    if all(isinstance(x, (int, _np.integer, torch.SymInt)) or isinstance(x, ndarray) and x.dtype.kind in "iub"
            for x in (start, s.stop, step)):
         return torch.arange(n, dtype=torch.int64) * int(step) + int(start)
     return torch.arange(n, dtype=torch.float64) * float(step) + float(start)

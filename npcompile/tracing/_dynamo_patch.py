@@ -937,6 +937,19 @@ _CLASS_COMPARISONS = {"__eq__": operator.eq, "__ne__": operator.ne}
 def _numpy_var_call_method(self, tx, name, args, kwargs):
     value = self.value
     _break_in_try(tx, f"{getattr(value, '__name__', 'numpy')}.{name}")
+    if name == "__getitem__" and len(args) == 1 and not kwargs and _traced(value):
+        trick = _index_trick(value)
+        if trick == "s_" or trick == "index_exp":  # plain Python: the key itself, a tuple for index_exp
+            key = args[0]
+            if trick == "s_" or isinstance(key, _dy_lists.TupleVariable):
+                return key
+            return _dy_lists.TupleVariable([key])
+        if trick is not None:
+            from torch._dynamo.utils import proxy_args_kwargs
+
+            ours = getattr(_shim(), trick).__getitem__
+            return _NumpyNdarrayVariable.create(
+                tx, tx.output.create_proxy("call_function", ShimCall(ours), *proxy_args_kwargs(args, {})))
     if value is _np.polynomial.Polynomial and name in _POLYNOMIAL_CONSTRUCTORS and _traced(value):
         return PolynomialVariable.construct(tx, name, args, kwargs)
     if name in _CLASS_COMPARISONS and isinstance(value, type) and len(args) == 1 and args[0].is_python_constant():
@@ -1528,6 +1541,25 @@ FreshGeneratorVariable = _fresh_generator_variable_type()
 # --------------------------------------------------------------------------------------------------------------
 
 _POLYNOMIAL_CONSTRUCTORS = ("fit", "identity", "basis", "fromroots")
+
+# NumPy's index tricks, objects indexed like arrays: ``np.r_[0, np.cumsum(c)]``, ``np.mgrid[0:n, 0:m]``.  Traced
+# as NumPy objects whose subscript is a call of the shim's own (``_numpy_var_call_method``), not inlined NumPy
+# Python code (a fallback to real NumPy).
+_INDEX_TRICKS = ("r_", "c_", "mgrid", "ogrid", "s_", "index_exp")
+
+
+def _numpy_var_subscript(self, tx, key):
+    if _index_trick(self.value) is not None:
+        return self.call_method(tx, "__getitem__", [key], {})
+    return _ORIG_NUMPY_SUBSCRIPT(self, tx, key)
+
+
+_ORIG_NUMPY_SUBSCRIPT = getattr(_NumpyVariable, "mp_subscript_impl", None)
+
+
+def _index_trick(obj):
+    """The name of NumPy's index-trick object ``obj`` (``np.r_`` gives "r_"), or None."""
+    return next((name for name in _INDEX_TRICKS if getattr(_np, name) is obj), None)
 _POLYNOMIAL_RESULTS = ("deriv", "integ", "copy", "cutdeg", "truncate", "trim", "convert", "__neg__", "__pos__")
 _ARRAY_RESULTS = ("__call__", "roots")
 
@@ -1535,7 +1567,7 @@ _ARRAY_RESULTS = ("__call__", "roots")
 def _is_numpy(obj) -> bool:
     if obj is _np.ndarray and not CLASS_IDENTITY_BY_OBJECT:
         return False  # traced as a class, so that ``type(x) is np.ndarray`` holds (see CLASS_IDENTITY_BY_OBJECT)
-    if obj is _np.polynomial.Polynomial or _ORIG_IS_NUMPY(obj):
+    if obj is _np.polynomial.Polynomial or _ORIG_IS_NUMPY(obj) or _index_trick(obj) is not None:
         return True
     try:  # one of the shim's own public functions, called directly (see _np_to_shim_map)
         ours = np_to_shim_map().get(obj)
@@ -2193,6 +2225,9 @@ def _patch_table():
         # exponent (_symfloat_pow).
         (torch.SymFloat, "__pow__", _symfloat_pow),
     ]
+    if hasattr(_NumpyVariable, "mp_subscript_impl"):
+        # NumpyVariable.mp_subscript_impl (torch 2.13's subscript): ``np.r_[...]`` & co. (_INDEX_TRICKS).
+        table.append((_NumpyVariable, "mp_subscript_impl", _numpy_var_subscript))
     if hasattr(_NumpyVariable, "richcompare_impl"):
         # NumpyVariable.richcompare_impl (torch 2.13): NumPy constants compare as Python compares them.
         table.append((_NumpyVariable, "richcompare_impl", _numpy_var_richcompare))

@@ -146,3 +146,19 @@ def test_python_types_as_dtypes_are_one_graph():
     """``dtype=complex`` (common in physics code) ran in real NumPy; ``float``, ``int`` and ``bool`` were traced."""
     x = np.array([0.5, -2.0, 3.0])
     assert same(one_graph(_builtin_dtypes, x)(x), _builtin_dtypes(x))
+
+
+def _index_tricks(a, counts, n):
+    return (np.r_[0, np.cumsum(counts)[:-1]], np.r_[a[:2], 0, 1:4], np.r_[2.5, counts], np.r_["0,2", a[:3], a[3:6]],
+            np.c_[a[:3], a[3:6]], np.mgrid[0:3, 0:2], np.ogrid[0:3, 0:1][0] + 1, np.mgrid[0:1:5j], np.mgrid[0:n],
+            np.r_[0:n, 7], a[np.s_[1:4]], a[np.index_exp[::2]])
+
+
+def test_index_tricks_are_one_graph():
+    """``np.r_[...]``, ``np.c_``, ``np.mgrid``, ``np.ogrid``, ``np.s_`` and ``np.index_exp`` ran NumPy's Python code
+    in real NumPy (``np.r_[0, np.cumsum(counts)[:-1]]``, segment starts, is common); a bound from an int argument
+    stays an integer grid when the argument turns symbolic."""
+    a, counts = np.arange(8.0), np.array([2, 3, 1])
+    g = one_graph(_index_tricks, a, counts, 4)
+    for n in (4, 6, 9):
+        assert same(g(a, counts + n, n), _index_tricks(a, counts + n, n))
