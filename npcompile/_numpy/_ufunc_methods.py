@@ -766,7 +766,8 @@ def _segments_traced(x, idx, kind):
     op, order = _COMBINE[kind], kind in ("amax", "amin")
     k, n = idx.numel(), x.shape[0]
     safe = idx.clamp(0, max(n - 1, 0))  # (out-of-bounds indices fail the caller's check when the code runs)
-    nxt = torch.cat([safe[1:], safe.new_full((min(k, 1),), n)])
+    at = torch.arange(k, device=idx.device)  # (k may be a size known only at run time: the indices from np.unique)
+    nxt = torch.where(at == k - 1, n, safe.roll(-1))
     lo = safe + 1
     hi = torch.where(nxt > safe, nxt, lo)  # the rest of segment i: [lo, hi), empty for a single element
     c = _compute(x, order)

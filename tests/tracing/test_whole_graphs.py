@@ -162,3 +162,21 @@ def test_index_tricks_are_one_graph():
     g = one_graph(_index_tricks, a, counts, 4)
     for n in (4, 6, 9):
         assert same(g(a, counts + n, n), _index_tricks(a, counts + n, n))
+
+
+def _group_reductions(keys, vals):
+    _, counts = np.unique(keys, return_counts=True)
+    starts = np.r_[0, np.cumsum(counts)[:-1]]
+    ordered = vals[np.argsort(keys, kind="stable")]
+    return np.add.reduceat(ordered, starts), np.maximum.reduceat(ordered, starts)
+
+
+def test_reduceat_at_group_starts_from_unique_is_one_graph():
+    """Per-group sums at the starts that ``np.unique``'s counts give: the number of indices is known only when the
+    code runs, and the segment ends were built from a size test on it (a fallback to NumPy)."""
+    rng = np.random.default_rng(2)
+    keys, vals = rng.integers(0, 3, 7), rng.standard_normal(7)
+    g = one_graph(_group_reductions, keys, vals)
+    for n, m in ((20, 5), (9, 9), (1, 1)):
+        keys, vals = rng.integers(0, m, n), rng.standard_normal(n)
+        assert same(g(keys, vals), _group_reductions(keys, vals))
