@@ -458,7 +458,8 @@ def _tag_asserts(gm) -> bool:
 def _has_checks(gm) -> bool:
     """Whether the graph calls numpy.linalg, a power (``**``, ``np.power`` and its methods), a ufunc's reduceat
     or an item assignment, whose data checks become assertions (``linalg._fail_if``, ``_ufuncs._int_power``,
-    reduceat's bounds, a masked assignment's length in ``_indexing._assign_mask_traced``), asserts on sizes
+    reduceat's bounds, a masked assignment's length in ``_indexing._assign_mask_traced``, histogram bins from the
+    data's extent), asserts on sizes
     that depend on the data (torch's), or reads at indices from the data (Inductor's bounds checks): see
     ``_errors.numpy_error``."""
     from ._numpy import linalg, power
@@ -471,7 +472,7 @@ def _has_checks(gm) -> bool:
         f = getattr(n.target, "f", None)
         if f is not None and (exported.get(getattr(f, "__name__", None)) is f or getattr(f, "__self__", f) is power
                               or getattr(f, "__func__", None) in (ufunc.reduceat, ufunc.at)
-                              or getattr(f, "__name__", None) in _INDEXED_BY_DATA):
+                              or getattr(f, "__name__", None) in _INDEXED_BY_DATA | _HISTOGRAMS):
             return True
         op = getattr(n.target, "op", None)
         if op in (operator.pow, operator.ipow) or getattr(n.target, "method", None) == "__setitem__" \
@@ -482,6 +483,8 @@ def _has_checks(gm) -> bool:
 
 # Shim functions that read or write at indices given as arrays.
 _INDEXED_BY_DATA = frozenset({"take", "put", "take_along_axis", "put_along_axis", "choose", "compress"})
+# Histograms, whose bins from the data's extent are checked when the code runs (``_statistics._traced_extent``).
+_HISTOGRAMS = frozenset({"histogram", "histogram_bin_edges", "histogramdd", "histogram2d"})
 
 
 def _reads_nodes(args) -> bool:

@@ -18,7 +18,7 @@ import warnings
 import numpy as _np
 import torch
 
-from .._errors import UnsupportedFeature
+from .._errors import VALUE_TAG, UnsupportedFeature
 from . import _dtypes
 from ._ndarray import as_array0d, ndarray, wrap
 from ._normalize import as_tensor, cast
@@ -342,7 +342,7 @@ def _linspace(first, last, num, comp, dtype):
     """NumPy's ``linspace(first, last, num)`` computed in ``comp`` (the dtype of the end points, as NumPy's):
     start + i * step, the last point exactly ``last``; returned as ``dtype``."""
     if num == 1:  # NumPy's one point: the start
-        return torch.tensor([first], dtype=_dtypes.to_torch(comp)).to(_dtypes.to_torch(dtype))
+        return torch.as_tensor(first, dtype=_dtypes.to_torch(comp)).reshape(1).to(_dtypes.to_torch(dtype))
     return _linspace_at(torch.arange(num), first, last, num, comp).to(_dtypes.to_torch(dtype))
 
 
@@ -351,7 +351,7 @@ def _linspace_at(k, first, last, num, comp):
     histogram compares each value with the edges next to its bin this way, which Inductor vectorizes (an indexed
     load of a computed edge vector it scalarizes)."""
     c = _dtypes.to_torch(comp)
-    f, la = torch.tensor(first, dtype=c), torch.tensor(last, dtype=c)
+    f, la = torch.as_tensor(first, dtype=c), torch.as_tensor(last, dtype=c)
     return torch.where(k == num - 1, la, k.to(c) * ((la - f) / (num - 1)) + f)
 
 
@@ -368,7 +368,9 @@ def _outer_edges(x, range):
             raise ValueError(f"supplied range of [{first}, {last}] is not finite")
     elif x.numel() == 0:
         first, last = 0, 1
-    else:  # data-dependent bin edges: reads the extent back (unavoidable)
+    elif _tracing(x) and x.dtype != torch.uint64:
+        return _traced_extent(x)
+    else:  # data-dependent bin edges: reads the extent back
         first, last = _extent(x)
         if not (math.isfinite(first) and math.isfinite(last)):
             raise ValueError(f"autodetected range of [{first}, {last}] is not finite")
@@ -377,6 +379,17 @@ def _outer_edges(x, range):
     if range is not None:
         return first, last, _dtypes.to_dtype(_np.result_type(first, last, 1.0))
     return first, last, _F8 if x.numel() == 0 else _dtypes.result_type(x, 1.0)
+
+
+def _traced_extent(x):
+    """``_outer_edges`` of traced data: the extent as float64 0-d tensors (``_extent``'s Python numbers, read back,
+    would end the graph), widened by 0.5 where it is a point; infinities and NaN fail NumPy's check when the code
+    runs.  (Python numbers: ints for integer data, which NumPy's linspace computes in float64 all the same.)"""
+    lo, hi = (v.to(torch.float64) for v in torch.aminmax(_sortable(x)))
+    torch._assert_async(torch.isfinite(lo) & torch.isfinite(hi),
+                        VALUE_TAG + "autodetected range of the data is not finite")
+    point = lo == hi
+    return torch.where(point, lo - 0.5, lo), torch.where(point, hi + 0.5, hi), _dtypes.result_type(x, 1.0)
 
 
 def _extent(x):
@@ -512,12 +525,19 @@ def _uniform_edges(x, first, last, comp, nbins):
     """``nbins`` equal bins from ``first`` to ``last`` (a count or an estimator's), with NumPy's error when the
     dtype cannot make them distinct."""
     edges = _linspace(first, last, nbins + 1, comp, _edge_dtype(x, first, last))
-    if _eager(edges) and bool((edges[:-1] >= edges[1:]).any()):  # data check, eager only
-        raise ValueError(f"Too many bins for data range. Cannot create {nbins} finite-sized bins.")
+    message = f"Too many bins for data range. Cannot create {nbins} finite-sized bins."
+    if _tracing(edges):
+        torch._assert_async((edges[:-1] < edges[1:]).all(), VALUE_TAG + message)
+    elif bool((edges[:-1] >= edges[1:]).any()):
+        raise ValueError(message)
     return edges
 
 
 def _edge_dtype(x, first, last):
+    """The edges' dtype: the data's and the end points' (Python numbers, weak; a traced extent's float64
+    tensors stand for Python numbers), float64 for integers."""
+    if isinstance(first, torch.Tensor):
+        first = last = 0.0
     d = _dtypes.result_type(x, first, last)
     return _F8 if d.kind in "biu" else d
 
@@ -529,9 +549,9 @@ def _count(x, edges, weights, span=None):
     nb = edges.numel() - 1
     common = _dtypes.to_torch(_dtypes.result_type(x, edges))
     xs, es = _sortable(x.to(common)), _sortable(edges.to(common))  # order keys: torch compares any dtype's
-    if span is not None and span[1] > span[0] and math.isfinite(nb / (span[1] - span[0])):
+    if span is not None and (isinstance(span[0], torch.Tensor) or  # (a traced extent: see below)
+                             span[1] > span[0] and math.isfinite(nb / (span[1] - span[0]))):
         first, last, comp = span
-        lo, hi = builtins.float(first), builtins.float(last)  # (a range's NumPy scalars: no torch arithmetic)
 
         def edge(k):  # es[k]
             return _sortable(_linspace_at(k, first, last, nb + 1, comp).to(edges.dtype).to(common))
@@ -540,7 +560,12 @@ def _count(x, edges, weights, span=None):
         # no bool or int lanes among the double ones, Inductor's CPU code keeps every mask in vector registers
         # (it moves bool masks lane by lane, which cost 4x the rest of the kernel).
         f8 = torch.float64
-        guess = ((xs.to(f8) - lo) * (nb / (hi - lo))).clamp(0, nb - 1).trunc()
+        if isinstance(first, torch.Tensor):  # a traced extent (finite, checked): its width may be too small for
+            guess = (xs.to(f8) - first) / (last - first) * nb  # nb / width, so the data divides by the width
+        else:
+            lo, hi = builtins.float(first), builtins.float(last)  # (a range's NumPy scalars: no torch arithmetic)
+            guess = (xs.to(f8) - lo) * (nb / (hi - lo))
+        guess = guess.clamp(0, nb - 1).trunc()
         i = guess - (xs < edge(guess)).to(f8)
         i = i + (xs >= edge(i + 1)).to(f8) * (i != nb - 1).to(f8)
         i = torch.where(xs >= es[0], torch.where(xs <= es[-1], i, nb), nb).to(torch.int64)
@@ -615,9 +640,8 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
     if span is not None and edges.numel() == 1 and x.numel():  # an estimated width beyond the span: no bins
         raise ValueError("'list' argument must have no negative elements")  # (NumPy's counting fails so)
     hist = _count(x, edges, w, span)
-    if density:
-        widths = torch.diff(edges).to(torch.float64)
-        hist = hist.to(torch.float64) / (hist.sum().to(torch.float64) * widths)
+    if density:  # (NumPy's order of the divisions, for its roundings)
+        hist = hist.to(torch.float64) / torch.diff(edges).to(torch.float64) / hist.sum().to(torch.float64)
     return wrap(hist), wrap(edges)
 
 
@@ -689,12 +713,13 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):  # noq
     vals = torch.ones(n, dtype=torch.float64, device=x.device) if w is None else w.to(torch.float64)
     hist = _bin_sums(idx, vals, total + 1)[:total]
     hist = hist.reshape(shape)
-    if density:
-        hist = hist / hist.sum()
+    if density:  # (NumPy's order of the divisions, for its roundings)
+        total = hist.sum()
         for i, e in enumerate(edges):
             sh = [1] * d
             sh[i] = -1
             hist = hist / torch.diff(e).to(torch.float64).reshape(sh)
+        hist = hist / total
     return wrap(hist), [wrap(e) for e in edges]
 
 

@@ -180,3 +180,31 @@ def test_reduceat_at_group_starts_from_unique_is_one_graph():
     for n, m in ((20, 5), (9, 9), (1, 1)):
         keys, vals = rng.integers(0, m, n), rng.standard_normal(n)
         assert same(g(keys, vals), _group_reductions(keys, vals))
+
+
+def _histograms(x):
+    return (np.histogram(x, bins=7), np.histogram(x, bins=5, density=True), np.histogram_bin_edges(x, 3),
+            np.histogram2d(x, x[::-1], bins=4, density=True))
+
+
+@pytest.mark.parametrize("x", [np.random.default_rng(0).standard_normal(500),
+                               np.random.default_rng(0).standard_normal(200).astype(np.float32),
+                               np.random.default_rng(0).integers(-5, 9, 300), np.full(10, 3.0),
+                               np.array([0.0, 5e-324, 1e-323, 5e-324, 1e-322])],
+                         ids=["float64", "float32", "int64", "one point", "subnormal extent"])
+def test_histograms_of_the_datas_extent_are_one_graph(x):
+    """``np.histogram(x, bins=n)`` with no range: the extent of the data was read back as Python numbers (a
+    fallback to NumPy).  It stays in the graph; NumPy's density is its order of divisions, bit for bit."""
+    g = one_graph(_histograms, x)
+    got, want = g(x), _histograms(x)
+    assert same(got, want) and np.array_equal(got[1][0], want[1][0]) and np.array_equal(got[3][0], want[3][0])
+
+
+@pytest.mark.parametrize("x", [np.array([1.0, np.inf]), np.array([np.nan, 1.0]), np.array([0.0, 5e-324]),
+                               np.array([-1e308, 1e308])], ids=["inf", "nan", "too narrow", "too wide"])
+def test_traced_histogram_checks_of_the_extent_raise_numpys_error(x):
+    g = one_graph(lambda x: np.histogram(x, bins=7), np.arange(3.0))
+    with pytest.raises(ValueError) as want:
+        np.histogram(x, bins=7)
+    with pytest.raises(ValueError, match=str(want.value)[:20]):
+        g(x)
