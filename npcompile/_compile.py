@@ -459,9 +459,8 @@ def _has_checks(gm) -> bool:
     """Whether the graph calls numpy.linalg, a power (``**``, ``np.power`` and its methods), a ufunc's reduceat
     or an item assignment, whose data checks become assertions (``linalg._fail_if``, ``_ufuncs._int_power``,
     reduceat's bounds, a masked assignment's length in ``_indexing._assign_mask_traced``, histogram bins from the
-    data's extent), asserts on sizes
-    that depend on the data (torch's), or reads at indices from the data (Inductor's bounds checks): see
-    ``_errors.numpy_error``."""
+    data's extent), asserts on sizes that depend on the data (torch's), or reads at indices from the data
+    (Inductor's bounds checks): see ``_errors.numpy_error``."""
     from ._numpy import linalg, power
     from ._numpy._ufuncs import ufunc
 

@@ -939,7 +939,7 @@ def _numpy_var_call_method(self, tx, name, args, kwargs):
     _break_in_try(tx, f"{getattr(value, '__name__', 'numpy')}.{name}")
     if name == "__getitem__" and len(args) == 1 and not kwargs and _traced(value):
         trick = _index_trick(value)
-        if trick == "s_" or trick == "index_exp":  # plain Python: the key itself, a tuple for index_exp
+        if trick in ("s_", "index_exp"):  # plain Python: the key itself, a tuple for index_exp
             key = args[0]
             if trick == "s_" or isinstance(key, _dy_lists.TupleVariable):
                 return key
@@ -1541,11 +1541,19 @@ FreshGeneratorVariable = _fresh_generator_variable_type()
 # --------------------------------------------------------------------------------------------------------------
 
 _POLYNOMIAL_CONSTRUCTORS = ("fit", "identity", "basis", "fromroots")
+_POLYNOMIAL_RESULTS = ("deriv", "integ", "copy", "cutdeg", "truncate", "trim", "convert", "__neg__", "__pos__")
+_ARRAY_RESULTS = ("__call__", "roots")
+
 
 # NumPy's index tricks, objects indexed like arrays: ``np.r_[0, np.cumsum(c)]``, ``np.mgrid[0:n, 0:m]``.  Traced
 # as NumPy objects whose subscript is a call of the shim's own (``_numpy_var_call_method``), not inlined NumPy
 # Python code (a fallback to real NumPy).
-_INDEX_TRICKS = ("r_", "c_", "mgrid", "ogrid", "s_", "index_exp")
+_INDEX_TRICKS = {id(getattr(_np, name)): name for name in ("r_", "c_", "mgrid", "ogrid", "s_", "index_exp")}
+
+
+def _index_trick(obj):
+    """The name of NumPy's index-trick object ``obj`` (``np.r_`` gives "r_"), or None."""
+    return _INDEX_TRICKS.get(id(obj))
 
 
 def _numpy_var_subscript(self, tx, key):
@@ -1555,13 +1563,6 @@ def _numpy_var_subscript(self, tx, key):
 
 
 _ORIG_NUMPY_SUBSCRIPT = getattr(_NumpyVariable, "mp_subscript_impl", None)
-
-
-def _index_trick(obj):
-    """The name of NumPy's index-trick object ``obj`` (``np.r_`` gives "r_"), or None."""
-    return next((name for name in _INDEX_TRICKS if getattr(_np, name) is obj), None)
-_POLYNOMIAL_RESULTS = ("deriv", "integ", "copy", "cutdeg", "truncate", "trim", "convert", "__neg__", "__pos__")
-_ARRAY_RESULTS = ("__call__", "roots")
 
 
 def _is_numpy(obj) -> bool:
