@@ -1270,6 +1270,16 @@ def _numpy_var_call_function(self, tx, args, kwargs):
             consts = None
         if consts is not None:
             return _NumpyDTypeVariable(_np.result_type(*consts))
+    if self.value is _np.can_cast and args and _traced(self.value):  # NumPy 2 casts an array by its dtype alone
+        try:
+            answer = _np.can_cast(_dtype_only_value(args[0]), *[_constant(a) for a in args[1:]],
+                                  **{k: _constant(v) for k, v in kwargs.items()})
+        except Exception:  # (Python numbers: NumPy's TypeError, raised by the call at run time)
+            answer = None
+        if answer is not None:
+            from torch._dynamo.variables.constant import ConstantVariable
+
+            return ConstantVariable.create(answer)
     if self.value is _np.promote_types and not kwargs and _traced(self.value):  # Dynamo folds it to a dtype
         return _NumpyDTypeVariable(_np.promote_types(*[_constant(a) for a in args]))  # that it cannot track
     if self.value in (_np.shares_memory, _np.may_share_memory) and _traced(self.value):

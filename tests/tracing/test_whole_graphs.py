@@ -208,3 +208,18 @@ def test_traced_histogram_checks_of_the_extent_raise_numpys_error(x):
         np.histogram(x, bins=7)
     with pytest.raises(ValueError, match=str(want.value)[:20]):
         g(x)
+
+
+def _casting_questions(a, b):
+    return (a * 2, np.can_cast(a, np.float32), np.can_cast(a, np.float32, casting="same_kind"), np.can_cast(b, a.dtype),
+            np.can_cast(a.dtype, "i4"), np.can_cast(b[0], np.int8, "same_kind"))
+
+
+def test_can_cast_of_arrays_is_one_graph():
+    """``np.can_cast`` of an array asks about its dtype alone (NumPy 2), which the trace knows: it broke the graph.
+    A Python number (NumPy's TypeError) or an array given as the target still reach NumPy."""
+    a, b = np.ones((5, 4)), np.arange(3, dtype=np.int16)
+    assert same(one_graph(_casting_questions, a, b)(a, b), _casting_questions(a, b))
+    for bad in (lambda a: np.can_cast(1.0, np.float32), lambda a: np.can_cast(np.float32, a)):
+        with pytest.raises(TypeError):
+            npcompile.compile(bad, backend="aot_eager")(a)
