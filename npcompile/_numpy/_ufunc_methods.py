@@ -842,10 +842,10 @@ def _apply_at(uf, flat, lin, vals, loop):
     kind = _SCATTER.get(uf.__name__)
     storage = flat.dtype
     if vals is not None and kind is not None and all(_dtypes.to_torch(d) == storage for d in loop) \
-            and vals.dtype == storage and not flat.is_complex():
+            and not flat.is_complex():  # (values of another dtype cast to the loop's, as NumPy's do)
         order = kind in ("amax", "amin")
         c = _compute(flat, order)
-        c = c.scatter_reduce(0, lin, _compute(vals, order), kind, include_self=True)
+        c = c.scatter_reduce(0, lin, _compute(vals.to(storage), order), kind, include_self=True)
         return _back(c, storage, order)
     for i, j in enumerate(lin.tolist()):  # generic: one ufunc call per index, in order (unbuffered)
         ops = [flat[j].to(_dtypes.to_torch(loop[0]))]

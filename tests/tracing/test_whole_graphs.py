@@ -223,3 +223,18 @@ def test_can_cast_of_arrays_is_one_graph():
     for bad in (lambda a: np.can_cast(1.0, np.float32), lambda a: np.can_cast(np.float32, a)):
         with pytest.raises(TypeError):
             npcompile.compile(bad, backend="aot_eager")(a)
+
+
+def _scatter_of_other_dtypes(m):
+    grid = np.zeros((5, 5))
+    np.add.at(grid, (m[:, 0], m[:, 1]), m[:, 2])
+    top = np.zeros(5, dtype=np.int64)
+    np.maximum.at(top, m[:, 0], m[:, 2] > 2)
+    return grid, top
+
+
+def test_ufunc_at_with_values_of_another_dtype_is_one_graph():
+    """``np.add.at(float_grid, idx, int_values)``: values that the loop casts (same_kind) ran an index-by-index loop
+    that reads the indices back (a fallback to NumPy)."""
+    m = np.random.default_rng(4).integers(0, 5, (40, 3))
+    assert same(one_graph(_scatter_of_other_dtypes, m)(m), _scatter_of_other_dtypes(m))
