@@ -1009,13 +1009,16 @@ def place(arr, mask, vals):
     m = as_tensor(mask)
     if m.numel() != arr.size:
         raise ValueError("place: mask and data must be the same size")
-    idx = torch.nonzero(_truth(m).reshape(-1)).reshape(-1)
-    v = _safe_values(vals, arr.tensor.dtype)
+    m = _truth(m).reshape(-1)
+    v = _safe_values(vals, arr.tensor.dtype).reshape(-1).to(arr.tensor.dtype)
     if v.numel() == 0:
-        if idx.numel():
+        if bool(m.any()):
             raise ValueError("Cannot insert from an empty array!")
         return
-    _write_flat(arr, idx, _cycled(v, idx.numel()))
+    # the k-th true position gets v[k % len(v)]: k from a running count, no positions gathered (sizes stay fixed)
+    t = arr.tensor
+    k = (torch.cumsum(m, 0) - 1) % v.numel()
+    t.copy_(torch.where(m, v[k], t.reshape(-1)).view(t.shape))
 
 
 def putmask(a, /, mask, values):

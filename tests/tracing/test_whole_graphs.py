@@ -238,3 +238,20 @@ def test_ufunc_at_with_values_of_another_dtype_is_one_graph():
     that reads the indices back (a fallback to NumPy)."""
     m = np.random.default_rng(4).integers(0, 5, (40, 3))
     assert same(one_graph(_scatter_of_other_dtypes, m)(m), _scatter_of_other_dtypes(m))
+
+
+def _placed(a):
+    z = np.zeros_like(a)
+    np.place(z, a > 0.5, [1, 2, 3])
+    w = a.T.copy()
+    np.place(w, a.T < 0, 9.0)
+    return z, w
+
+
+def test_place_is_one_graph():
+    """``np.place`` cycles its values over the mask's true positions, a count known only at run time (a fallback to
+    NumPy); the k-th position's value is now picked by a running count of the mask."""
+    rng = np.random.default_rng(5)
+    g = one_graph(_placed, rng.standard_normal((4, 5)))
+    for a in (rng.standard_normal((4, 5)) * 3, -np.ones((4, 5)), np.ones((4, 5))):
+        assert same(g(a), _placed(a))
