@@ -18,7 +18,7 @@ import torch
 from . import _dtypes
 from . import _ufuncs as U
 from ._ndarray import ndarray, wrap
-from ._normalize import as_tensor, normalize_axis_index
+from ._normalize import as_tensor, check_out, normalize_axis_index
 from ._ufunc_methods import (
     _NoValue, _tracing, accumulate_tensor, finish, plain_dims, reduce, reduce_loop, reduce_tensor, reduction_axes,
     running_sum, to_out, where_mask,
@@ -209,11 +209,16 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=_NoValue, *, where=_NoValu
             return wrap(torch.mean(t if t.dtype == acc else t.to(acc), dims, keepdim=keepdims is True))
     t = as_tensor(a)
     axes = reduction_axes(axis, t.ndim, ufunc_like=False)
+    if dtype is None and out is not None and t.dtype in _SUMMED_INTO_OUT and check_out(out).dtype.kind in "fc":
+        dtype = _np.promote_types(_dtypes.from_torch(t.dtype), check_out(out).dtype)  # NumPy's sum into out
     acc, res = _mean_dtypes(_dtypes.from_torch(t.dtype), dtype)
     r = _mean_tensor(t, axes, where_mask(where, t.shape), acc)
     return finish(r.to(_dtypes.to_torch(res)), axes, _kd(keepdims), out, "add")
 
 
+# Data whose mean NumPy sums in its own dtype, or given an ``out``, in that promoted with out's (float32 data
+# averaged into a float64 ``out`` add up in float64); integers and float16 sum in float64 and float32 regardless.
+_SUMMED_INTO_OUT = frozenset({torch.float32, torch.float64, torch.complex64, torch.complex128})
 _MEAN_PLAIN = {torch.float32: torch.float32, torch.float64: torch.float64, torch.complex64: torch.complex64,
                torch.complex128: torch.complex128, **{t: torch.float64 for t in (
                    torch.bool, torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8)}}

@@ -490,11 +490,20 @@ def reduce(uf, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NoV
                 return wrap(f(x, dims, keepdims is True))
             return wrap(_FAST[name](x, dims if type(dims) is tuple else (dims % t.ndim,), keepdims is True))
     t = as_tensor(array)
-    loop = reduce_loop(uf, _dtypes.from_torch(t.dtype), dtype)
+    loop = reduce_loop(uf, _dtypes.from_torch(t.dtype), _reduce_dtype(uf, t, dtype, out))
     axes = reduction_axes(axis, t.ndim)
     keep = keepdims is not _NoValue and bool(keepdims)
     r = reduce_tensor(uf, t, axes, loop, where_mask(where, t.shape), initial, keep)
     return finish(r, axes, keep, out, uf.__name__, squeezed=True)
+
+
+def _reduce_dtype(uf, t, dtype, out):
+    """A reduction's ``dtype``: as given, or with ``out`` and none given, the input's promoted with out's, which
+    NumPy resolves the loop with (float32 data summed into a float64 ``out`` add up in float64; floats summed into
+    an int64 one, in float64, truncated at the end).  Logical reductions stay bool."""
+    if dtype is not None or out is None or uf.__name__.startswith("logical_"):
+        return dtype
+    return _np.promote_types(_dtypes.from_torch(t.dtype), check_out(out).dtype)
 
 
 # ---------------------------------------------------------------- accumulate

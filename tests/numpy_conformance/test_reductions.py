@@ -358,6 +358,24 @@ def test_uint_exact():
     assert_matches(lambda xp, a: xp.sum(a, dtype=numpy.uint32), u32)
 
 
+_F32 = numpy.array([1.1, 2.3, 1e8], numpy.float32)
+
+
+@pytest.mark.parametrize("name, a, out", [
+    ("sum", _F32, "float64"), ("sum", _F32, "complex128"), ("sum", numpy.array([1.5, 2.5, 0.25]), "int64"),
+    ("sum", numpy.array([2**60, 1, -2**60, 3]), "float32"), ("prod", numpy.array([1e30, 1e30, 1e-30]), "float32"),
+    ("prod", _F32, "float64"), ("max", numpy.array([2**60 + 1, 3]), "float64"), ("sum", _F32 * 1e-4, "float16"),
+    ("mean", _F32, "float64"), ("mean", numpy.array([1.5, 2.5, 1e8]), "float32"),
+    ("all", numpy.array([0.5, 2.0]), "int64"), ("any", numpy.array([0, 3, -4], numpy.int8), "float32")])
+def test_reductions_into_an_out_of_another_dtype_run_in_numpys_dtype(name, a, out):
+    """With ``out`` and no ``dtype``, NumPy resolves the loop with out's dtype: the input's promoted with out's.
+    float32 data summed into a float64 out adds up in float64 (it was summed in float32, then cast: 3.4000001
+    where NumPy has 3.39999998); floats summed into an int64 out are truncated once, at the end; float64
+    products into a float32 out do not overflow midway.  Bit for bit."""
+    got, want = (getattr(xp, name)(xp.asarray(a), out=xp.zeros((), out)) for xp in (shim, numpy))
+    assert got.dtype == want.dtype and numpy.asarray(got).tobytes() == want.tobytes()
+
+
 def test_out_and_methods():
     a = numpy.arange(24.0).reshape(2, 3, 4)
     assert_matches(lambda xp, a: xp.sum(a, axis=1, out=xp.zeros((2, 4), dtype=int)), a)
