@@ -1018,7 +1018,7 @@ def place(arr, mask, vals):
     # the k-th true position gets v[k % len(v)]: k from a running count, no positions gathered (sizes stay fixed)
     t = arr.tensor
     k = (torch.cumsum(m, 0) - 1) % v.numel()
-    t.copy_(torch.where(m, v[k], t.reshape(-1)).view(t.shape))
+    t.copy_(_dtypes.where(m, v[k], t.reshape(-1)).view(t.shape))
 
 
 def putmask(a, /, mask, values):
