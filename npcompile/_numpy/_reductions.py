@@ -209,16 +209,30 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=_NoValue, *, where=_NoValu
             return wrap(torch.mean(t if t.dtype == acc else t.to(acc), dims, keepdim=keepdims is True))
     t = as_tensor(a)
     axes = reduction_axes(axis, t.ndim, ufunc_like=False)
-    if dtype is None and out is not None and t.dtype in _SUMMED_INTO_OUT and check_out(out).dtype.kind in "fc":
-        dtype = _np.promote_types(_dtypes.from_torch(t.dtype), check_out(out).dtype)  # NumPy's sum into out
+    mask = where_mask(where, t.shape)
+    if out is not None:
+        return _mean_into(t, axes, mask, dtype, check_out(out), _kd(keepdims))
     acc, res = _mean_dtypes(_dtypes.from_torch(t.dtype), dtype)
-    r = _mean_tensor(t, axes, where_mask(where, t.shape), acc)
+    r = _mean_tensor(t, axes, mask, acc)
     return finish(r.to(_dtypes.to_torch(res)), axes, _kd(keepdims), out, "add")
 
 
-# Data whose mean NumPy sums in its own dtype, or given an ``out``, in that promoted with out's (float32 data
-# averaged into a float64 ``out`` add up in float64); integers and float16 sum in float64 and float32 regardless.
-_SUMMED_INTO_OUT = frozenset({torch.float32, torch.float64, torch.complex64, torch.complex128})
+def _mean_into(t, axes, mask, dtype, out, keepdims):
+    """``mean`` into ``out`` in NumPy's two steps: the sum written into ``out``, then ``out`` divided by the count
+    in out's own dtype.  The sum runs in ``dtype``, else float64 for integers, float32 for float16, and otherwise
+    the input's dtype promoted with out's (float32 data averaged into a float64 out add up in float64; float64
+    data into a float32 out round twice, as NumPy's)."""
+    d = _dtypes.from_torch(t.dtype)
+    if dtype is None:
+        dtype = _F8 if d.kind in "biu" else _np.dtype(_np.float32) if d == _np.float16 else \
+            _np.promote_types(d, out.dtype)
+    n = _count(t, axes, mask)
+    if isinstance(n, int) and n == 0:
+        warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=3)
+    finish(_sum_in(t, axes, _dtypes.to_dtype(dtype), mask), axes, keepdims, out, "add")
+    if isinstance(n, torch.Tensor):  # (counts under where=, kept dims like the sums')
+        n = wrap(n if keepdims or not axes else n.squeeze(axes))
+    return U.true_divide(out, n, out=out, casting="unsafe")
 _MEAN_PLAIN = {torch.float32: torch.float32, torch.float64: torch.float64, torch.complex64: torch.complex64,
                torch.complex128: torch.complex128, **{t: torch.float64 for t in (
                    torch.bool, torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8)}}

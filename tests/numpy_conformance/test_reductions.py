@@ -366,12 +366,14 @@ _F32 = numpy.array([1.1, 2.3, 1e8], numpy.float32)
     ("sum", numpy.array([2**60, 1, -2**60, 3]), "float32"), ("prod", numpy.array([1e30, 1e30, 1e-30]), "float32"),
     ("prod", _F32, "float64"), ("max", numpy.array([2**60 + 1, 3]), "float64"), ("sum", _F32 * 1e-4, "float16"),
     ("mean", _F32, "float64"), ("mean", numpy.array([1.5, 2.5, 1e8]), "float32"),
+    ("mean", numpy.array([0.1, 0.7, 1e4], numpy.float16), "float64"), ("mean", numpy.array([7, 8, 9, 4]), "int8"),
+    ("mean", numpy.array([1.5, 2.5, 3.9]), "int64"),
     ("all", numpy.array([0.5, 2.0]), "int64"), ("any", numpy.array([0, 3, -4], numpy.int8), "float32")])
 def test_reductions_into_an_out_of_another_dtype_run_in_numpys_dtype(name, a, out):
     """With ``out`` and no ``dtype``, NumPy resolves the loop with out's dtype: the input's promoted with out's.
     float32 data summed into a float64 out adds up in float64 (it was summed in float32, then cast: 3.4000001
     where NumPy has 3.39999998); floats summed into an int64 out are truncated once, at the end; float64
-    products into a float32 out do not overflow midway.  Bit for bit."""
+    products into a float32 out do not overflow midway; a mean is that sum in out, divided there.  Bit for bit."""
     got, want = (getattr(xp, name)(xp.asarray(a), out=xp.zeros((), out)) for xp in (shim, numpy))
     assert got.dtype == want.dtype and numpy.asarray(got).tobytes() == want.tobytes()
 
