@@ -233,6 +233,8 @@ def _mean_into(t, axes, mask, dtype, out, keepdims):
     if isinstance(n, torch.Tensor):  # (counts under where=, kept dims like the sums')
         n = wrap(n if keepdims or not axes else n.squeeze(axes))
     return U.true_divide(out, n, out=out, casting="unsafe")
+
+
 _MEAN_PLAIN = {torch.float32: torch.float32, torch.float64: torch.float64, torch.complex64: torch.complex64,
                torch.complex128: torch.complex128, **{t: torch.float64 for t in (
                    torch.bool, torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8)}}
