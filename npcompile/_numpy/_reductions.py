@@ -20,8 +20,8 @@ from . import _ufuncs as U
 from ._ndarray import ndarray, wrap
 from ._normalize import as_tensor, check_out, normalize_axis_index
 from ._ufunc_methods import (
-    _NoValue, _tracing, accumulate_tensor, finish, plain_dims, reduce, reduce_loop, reduce_tensor, reduction_axes,
-    running_sum, to_out, where_mask,
+    _NoValue, _reduce_dtype, _tracing, accumulate_tensor, finish, plain_dims, reduce, reduce_loop, reduce_tensor,
+    reduction_axes, running_sum, to_out, where_mask,
 )
 from ._normalize import check_out
 from ._trace import guard_or_false
@@ -220,12 +220,12 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=_NoValue, *, where=_NoValu
 def _mean_into(t, axes, mask, dtype, out, keepdims):
     """``mean`` into ``out`` in NumPy's two steps: the sum written into ``out``, then ``out`` divided by the count
     in out's own dtype.  The sum runs in ``dtype``, else float64 for integers, float32 for float16, and otherwise
-    the input's dtype promoted with out's (float32 data averaged into a float64 out add up in float64; float64
-    data into a float32 out round twice, as NumPy's)."""
+    in a sum's dtype for that ``out`` (``_reduce_dtype``: float32 data averaged into a float64 out add up in
+    float64; float64 data into a float32 out round twice, as NumPy's)."""
     d = _dtypes.from_torch(t.dtype)
     if dtype is None:
         dtype = _F8 if d.kind in "biu" else _np.dtype(_np.float32) if d == _np.float16 else \
-            _np.promote_types(d, out.dtype)
+            _reduce_dtype(U.add, t, None, out)
     n = _count(t, axes, mask)
     if isinstance(n, int) and n == 0:
         warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=3)

@@ -541,7 +541,7 @@ def _starts_negative_zero(xs, axis) -> torch.Tensor:
 
 def _first_negative_zero(xs, axis) -> bool:
     """``_starts_negative_zero`` of real data; on the CPU through a NumPy view (torch's select, comparison, any
-    and bool cost some 10 us; a 1-D array's first value, 1.5 us)."""
+    and bool cost some 10 us)."""
     first = _first_values(xs, axis)
     if first is None:
         return bool(_starts_negative_zero(xs, axis))
@@ -606,9 +606,15 @@ def _single_precision_scan(x, dtype) -> bool:
     return x.dtype in (torch.float32, torch.complex64) and dtype in (None, x.dtype) and numpy_kernel_applies(x)
 
 
-_numpy_running_sum = numpy_op("numpy_running_sum(Tensor x, int axis) -> Tensor",
-                              lambda x, axis: from_numpy(_np.add.accumulate(as_numpy(x), axis)),
-                              lambda x, axis: x.new_empty(x.shape))
+def _numpy_scan(name, np_ufunc):
+    """An op running NumPy's ``np_ufunc.accumulate`` on a CPU tensor's memory (its loop rounds every partial
+    result in the data's dtype)."""
+    return numpy_op(f"{name}(Tensor x, int axis) -> Tensor",
+                    lambda x, axis: from_numpy(np_ufunc.accumulate(as_numpy(x), axis)),
+                    lambda x, axis: x.new_empty(x.shape))
+
+
+_numpy_running_sum = _numpy_scan("numpy_running_sum", _np.add)
 
 
 def _running_sum(x, axis, dtype):
@@ -662,9 +668,7 @@ def _cumprod(x, axis):
     return _complex_products(x, axis, True) if _by_op(x) else torch.cumprod(x, axis, dtype=x.dtype)
 
 
-_numpy_running_product = numpy_op("numpy_running_product(Tensor x, int axis) -> Tensor",
-                                  lambda x, axis: from_numpy(_np.multiply.accumulate(as_numpy(x), axis)),
-                                  lambda x, axis: x.new_empty(x.shape))
+_numpy_running_product = _numpy_scan("numpy_running_product", _np.multiply)
 
 
 def _cum(f, order=False):
