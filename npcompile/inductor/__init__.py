@@ -114,8 +114,9 @@ def _accurate_vector_code():
     """While our CPU graphs compile: our vector math (``_vector_math``), exact int64 -> float32 conversions,
     float64 scalar arguments, wrapping integer arithmetic, bool loads/stores as bytes (``_bool_vectors``), integer
     loads, conversions and division on AVX2 (``_avx2_integers``), SIMD transposed tiles of bytes
-    (``_transposed_tiles``), vector loops for costly math (``_costly_math``) and reductions of 1-byte integers
-    that fold only the lanes holding elements (``_partial_lane_reductions``)."""
+    (``_transposed_tiles``), vector loops for costly math (``_costly_math``), reductions of 1-byte integers
+    that fold only the lanes holding elements (``_partial_lane_reductions``) and streaming stores for large outputs
+    (``_streaming_stores``)."""
     from torch._inductor import cpp_builder
     from torch._inductor.codecache import CppPythonBindingsCodeCache
     from torch._inductor.codegen.common import KernelArgs
@@ -125,6 +126,7 @@ def _accurate_vector_code():
     from ._bool_vectors import fast_bool_casts, fast_bool_load, fast_bool_store
     from ._costly_math import vectorize_costly_math
     from ._partial_lane_reductions import whole_lanes_only
+    from ._streaming_stores import streaming_stores, with_streaming_fence
     from ._transposed_tiles import with_byte_tiles
     from ._vector_math import OVERRIDES, with_vector_math
 
@@ -134,14 +136,15 @@ def _accurate_vector_code():
                   fast_bool_casts(_exact_int64_to_float32(CppVecKernel.get_to_dtype_expr))))
     swaps.append((CppVecKernel, "_get_vec_load_line", integer_loads(fast_bool_load(
         CppVecKernel._get_vec_load_line))))
-    swaps.append((CppVecKernel, "_get_store_line", fast_bool_store(CppVecKernel._get_store_line)))
+    swaps.append((CppVecKernel, "_get_store_line", streaming_stores(fast_bool_store(CppVecKernel._get_store_line))))
     swaps.append((CppVecKernel, "reduction", whole_lanes_only(CppVecKernel.reduction)))
     swaps.append((KernelArgs, "cpp_argdefs", _double_scalar_args(KernelArgs.cpp_argdefs)))
     swaps.append((CppPythonBindingsCodeCache, "extra_parse_arg", _PARSE_DOUBLE))
     swaps.append((cpp_builder, "_get_ffast_math_flags", _wrapping_integers(cpp_builder._get_ffast_math_flags)))
     swaps.append((TilingSelect, "select_tiling", vectorize_costly_math(TilingSelect.select_tiling)))
     swaps.append((KernelGroup, "codegen_group", _with_preludes(KernelGroup.codegen_group, with_byte_tiles,
-                                                               with_vector_math, with_avx2_integers)))
+                                                               with_vector_math, with_avx2_integers,
+                                                               with_streaming_fence)))
     with _swapped(swaps):
         yield
 

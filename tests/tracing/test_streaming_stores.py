@@ -1,0 +1,28 @@
+"""Large graph outputs are written with streaming stores (``npcompile/inductor/_streaming_stores.py``): the same
+values, in every layout, also when a later kernel of the graph reads them."""
+
+import numpy as np
+import pytest
+
+from npcompile import _compile as C
+from npcompile.inductor._streaming_stores import MIN_BYTES
+
+
+@pytest.mark.inductor
+def test_large_outputs_stream_and_keep_numpys_values():
+    from torch._inductor.utils import run_and_get_code
+
+    def f(x, rows, small):
+        y = x * 2.0 + 1.0  # a large output, read again by the cumulative sum's kernel
+        return y, np.cumsum(y), np.sqrt(rows) - 0.5, small * 3.0, (x > 0.5).astype(np.float32)
+
+    rng = np.random.default_rng(0)
+    x = rng.random(MIN_BYTES // 8 + 3)  # 16 MB and a few elements: whole vectors stream, the tail does not
+    rows = rng.random((1031, 2047))  # rows that start at every alignment: some vectors stream, some do not
+    small = rng.random(1000)
+    got, codes = run_and_get_code(C.compile(f), x, rows, small)
+    code = "".join(codes)
+    assert "npc_nt::store(" in code and "npc_nt::FenceOnReturn" in code
+    for g, w in zip(got, f(x, rows, small)):
+        assert g.dtype == w.dtype and g.shape == w.shape and np.array_equal(g, w)
+    assert code.count("npc_nt::store(") < code.count(".store(")  # the small output, the float32 one stored plainly
