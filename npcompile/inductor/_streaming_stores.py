@@ -2,8 +2,8 @@
 
 A plain store first reads the cache line it writes (write-allocate), so a kernel writing a 32 MB result moves
 64 MB for it; a streaming store writes whole lines to memory without reading them.  Measured on our 2-core
-AVX-512 machine (one float64 pass ``y = x * x + 1``, 2 threads, medians of 30; `/tmp` C probes built as Inductor
-builds): with the caches flushed between calls, 4M elements 2.62 -> 1.98 ms (89% -> 118% of a triad moving the
+AVX-512 machine (one float64 pass ``y = x * x + 1`` in C, ``gcc -O3 -march=native``, 2 threads, medians of 30):
+with the caches flushed between calls, 4M elements 2.62 -> 1.98 ms (89% -> 118% of a triad moving the
 same bytes); with warm caches, 16 MB and more of output were faster streamed (16 MB 1.04 -> 0.73 ms, 32 MB
 1.99 -> 1.25), 4 MB broke even and 2 MB was slower (0.12 -> 0.18 ms: a plain store leaves the result in L2, where
 the next reader finds it).  So only outputs of at least ``MIN_BYTES`` stream, and only graph outputs (the caller
@@ -31,9 +31,9 @@ _HELPERS = r"""
 #define NPC_STREAMING_STORES
 namespace npc_nt {
 // v's count elements at p; a whole vector at an address aligned to the machine's vector, with `stream` set,
-// goes past the caches.  (Streaming the whole lines of a vector that is not aligned, and masking plain stores into
+// goes past the caches (store<false>: never).  (Streaming the whole lines of a vector that is not aligned, and masking plain stores into
 // the lines at its ends, ran slower than plain stores.)
-template <typename V>
+template <bool Streams = true, typename V>
 inline void store(const V& v, void* p, int64_t count = V::size(), bool stream = true) {
 #if defined(CPU_CAPABILITY_AVX512) || defined(CPU_CAPABILITY_AVX2)
 #if defined(CPU_CAPABILITY_AVX512)
@@ -42,7 +42,7 @@ inline void store(const V& v, void* p, int64_t count = V::size(), bool stream = 
   using Chunk = __m256i;
 #endif
   constexpr int64_t bytes = V::size() * sizeof(typename V::value_type);
-  if (stream && count == V::size() && bytes % sizeof(Chunk) == 0 &&
+  if (Streams && stream && count == V::size() && bytes % sizeof(Chunk) == 0 &&
       reinterpret_cast<uintptr_t>(p) % sizeof(Chunk) == 0) {
     alignas(64) unsigned char lanes[bytes];
     v.store(lanes);
@@ -73,6 +73,7 @@ struct FenceOnReturn {
 #endif
 """
 _BODY = re.compile(r'(extern "C"[^{]*\{)')
+_STREAMED = re.compile(r"npc_nt::store\(\w+, (\w+) \+ ")
 
 
 def streaming_stores(get_store_line):
@@ -117,8 +118,18 @@ def _when_large(kernel, var, dtype) -> str | None:
 
 
 def with_streaming_fence(source: str) -> str:
-    """``source`` (a C++ kernel group) with the helpers above, and the fence, where it streams."""
-    if "npc_nt::store(" not in source or _PREFIX not in source:
+    """``source`` (a C++ kernel group) with the helpers above, and the fence, where it streams.  A buffer that more
+    than one of the group's parallel loops touches (disjoint parts of one array, ``v = u.copy(); v[1:-1] = ...``)
+    stores plainly: the loops' barriers are not fences, so a thread's streamed store could land after another
+    thread's store to the same element in a later loop."""
+    body = _BODY.search(source)
+    if "npc_nt::store(" not in source or _PREFIX not in source or body is None:
         return source
+    loops = source[body.end():].split("#pragma omp for")
+    for ptr in set(_STREAMED.findall(source)):
+        if sum(re.search(rf"\b{ptr}\b", loop) is not None for loop in loops) > 1:
+            source = re.sub(rf"npc_nt::store\((\w+), {ptr} \+ ", rf"npc_nt::store<false>(\1, {ptr} + ", source)
     source = source.replace(_PREFIX, _PREFIX + _HELPERS, 1)
+    if "npc_nt::store(" not in source:
+        return source
     return _BODY.sub(r"\1\n    npc_nt::FenceOnReturn npc_nt_fence;", source, count=1)

@@ -41,3 +41,20 @@ def test_outputs_of_symbolic_size_stream_when_large_at_run_time():
     assert f">= {MIN_BYTES});" in "".join(codes) and np.array_equal(got, f(x))
     for y in (x[:-1], x[1:1000], x[3:]):  # large, small, and another large one, through the same code
         assert np.array_equal(g(y), f(y))
+
+
+@pytest.mark.inductor
+def test_an_output_that_several_parallel_loops_write_stores_plainly():
+    """The copy's border and the interior are written by separate loops of one kernel: no streaming for them."""
+    from torch._inductor.utils import run_and_get_code
+
+    def f(u):
+        v = u.copy()
+        v[1:-1, 1:-1] = 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:])
+        return v
+
+    u = np.random.default_rng(2).random((1026, 2048))
+    got, codes = run_and_get_code(C.compile(f), u)
+    code = "".join(codes)
+    assert "npc_nt::store<false>(" in code and "npc_nt::store(" not in code and "FenceOnReturn npc" not in code
+    assert np.array_equal(got, f(u))
