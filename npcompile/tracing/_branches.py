@@ -121,8 +121,8 @@ def _named_callees(fn, tree):
 def _rebinds(tree, np_names) -> str | None:
     """What rebinds an array in place in the function, if anything: a call of a ``.resize`` method of something
     not NumPy (``np.resize`` makes a copy) or of ``.setflags``, an assignment of an array's shape, strides, dtype,
-    data or flags.  (Graph breaks run ``a.flags.writeable = False`` and ``a.setflags`` on the array rebuilt at the
-    break, not on the caller's.)"""
+    data or flags (``a.flags.writeable = ...``, ``a.flags["W"] = ...``).  (Graph breaks run such writes on the
+    array rebuilt at the break, not on the caller's.)"""
     for n in ast.walk(tree):
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("resize", "setflags") \
                 and not (isinstance(n.func.value, ast.Name) and n.func.value.id in np_names):
@@ -132,6 +132,9 @@ def _rebinds(tree, np_names) -> str | None:
                 return f"ndarray.{n.attr} = ..."
             if isinstance(n.value, ast.Attribute) and n.value.attr == "flags":
                 return f"ndarray.flags.{n.attr} = ..."
+        if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Store) and isinstance(n.value, ast.Attribute) \
+                and n.value.attr == "flags":
+            return "ndarray.flags[...] = ..."
     return None
 
 

@@ -691,12 +691,75 @@ def _ndarray_var_getattr(self, tx, name: str):
     if name == ARRAY0D:  # (asked by npcompile._compile._pack of each 0-d result)
         ev = self.as_proxy().node.meta.get("example_value")
         return VariableTracker.build(tx, isinstance(ev, torch.Tensor) and ARRAY0D in ev.__dict__)
+    if name == "flags":
+        flags = _traced_flags(self)
+        if flags is not None:
+            return _FlagsVariable(flags)
     if name in ("mT",):
         from torch._dynamo.variables.builder import wrap_fx_proxy_cls
 
         proxy = tx.output.create_proxy("call_function", shim_attr, (self.as_proxy(), name), {})
         return wrap_fx_proxy_cls(target_cls=_NumpyNdarrayVariable, tx=tx, proxy=proxy)
     return _ORIG_NDARRAY_GETATTR(self, tx, name)
+
+
+# ``a.flags`` in a graph: the flags of the traced array that the graph is specialised on, its layout (tensor guards
+# pin shapes and strides) and writeability (READONLY), read as constants (``if not a.flags.c_contiguous: a =
+# np.ascontiguousarray(a)`` had broken the graph).  ``owndata`` depends on whether the caller's array is a view, which
+# no guard pins; it, the flags of a NumPy scalar or of symbolic strides, and the flags object itself leaving the graph
+# are graph breaks.  A function that sets a flag runs in NumPy (``_branches``).
+_TRACED_FLAGS = frozenset({"c_contiguous", "f_contiguous", "contiguous", "writeable", "aligned", "writebackifcopy",
+                           "fnc", "forc", "behaved", "carray", "farray"})
+
+
+def _traced_flags(v):
+    """The shim's flags object of the array Dynamo variable ``v`` stands for, or None where they are not fixed."""
+    from torch.fx.experimental.symbolic_shapes import has_free_symbols
+
+    ev = v.as_proxy().node.meta.get("example_value")
+    if not isinstance(ev, torch.Tensor) or has_free_symbols(ev.stride()) or has_free_symbols(ev.shape):
+        return None
+    a = _to_shim(ev)
+    return a.flags if ev.ndim or _is_array0d(a) else None
+
+
+def _flags_break(what: str):
+    from torch._dynamo.exc import unimplemented
+
+    unimplemented(gb_type="npcompile: ndarray.flags", context=what, hints=[],
+                  explanation=f"{what} depends on the caller's array, not on what the graph is specialised on")
+
+
+class _FlagsVariable(_ConstantLikeVariable):
+    """``a.flags``: the flags in ``_TRACED_FLAGS``, read by attribute or by key, are constants.  Not a constant
+    itself: Dynamo would read any attribute of it (``owndata`` of a view was True)."""
+
+    def as_python_constant(self):
+        raise NotImplementedError("ndarray.flags")
+
+    def python_type(self):
+        return type(self.value)
+
+    def var_getattr(self, tx, name):
+        from torch._dynamo.variables.base import VariableTracker
+
+        if name not in _TRACED_FLAGS:
+            _flags_break(f"ndarray.flags.{name}")
+        return VariableTracker.build(tx, getattr(self.value, name))
+
+    def call_method(self, tx, name, args, kwargs):
+        key = args[0].as_python_constant() if name == "__getitem__" and len(args) == 1 and not kwargs and \
+            args[0].is_python_constant() else None
+        attr = type(self.value)._KEYS.get(key.upper()) if isinstance(key, str) else None
+        if attr not in _TRACED_FLAGS:
+            _flags_break(f"ndarray.flags.{name}")
+        return self.var_getattr(tx, attr)
+
+    def mp_subscript_impl(self, tx, key):  # (torch 2.13: ``flags[key]``; 2.11 calls ``__getitem__``)
+        return self.call_method(tx, "__getitem__", [key], {})
+
+    def reconstruct(self, codegen):
+        _flags_break("ndarray.flags leaving the graph")
 
 
 def _constant_like_reconstruct(self, codegen):

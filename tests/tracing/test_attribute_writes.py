@@ -63,6 +63,12 @@ def _protect_in_callee(x):
     return x * 2
 
 
+def _protect_by_key(x):
+    y = x * 2
+    x.flags["W"] = False
+    return y
+
+
 def _setflags(x):
     y = x + 1
     x.setflags(write=False)
@@ -70,7 +76,7 @@ def _setflags(x):
 
 
 @pytest.mark.parametrize("fn", [_set_attributes, _set_shape, _resize_local, _resize_argument, _numpy_resize,
-                                _resize_in_callee, _shape_in_callee, _protect_in_callee, _setflags],
+                                _resize_in_callee, _shape_in_callee, _protect_in_callee, _protect_by_key, _setflags],
                          ids=lambda f: f.__name__)
 def test_attribute_writes_and_resize_match_numpy(fn):
     a, b = np.arange(4.0), np.arange(4.0)

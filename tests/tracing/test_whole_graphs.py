@@ -255,3 +255,26 @@ def test_place_is_one_graph():
     g = one_graph(_placed, rng.standard_normal((4, 5)))
     for a in (rng.standard_normal((4, 5)) * 3, -np.ones((4, 5)), np.ones((4, 5))):
         assert same(g(a), _placed(a))
+
+
+def _flag_reads(a, b):
+    if not a.flags.c_contiguous:
+        a = np.ascontiguousarray(a)
+    v = np.broadcast_to(b, (2, 3))
+    return (a * 2, a.flags.c_contiguous, b.flags["F_CONTIGUOUS"], b.T.flags.f_contiguous, b[::2].flags.forc,
+            b.flags.writeable, v.flags.writeable, v.flags["W"], b.flags.aligned, b[:1].flags.carray, (a + 1).flags["C"])
+
+
+def test_flags_of_layout_and_writeability_are_one_graph():
+    """``a.flags.c_contiguous`` (and the other layout flags, and writeable) broke the graph; the graph is specialised
+    on strides and writeability, so they are constants.  ``owndata`` (a view or not) still breaks."""
+    x = np.arange(12.0).reshape(3, 4)
+    for a in (x, x.T, x[:, ::2]):
+        b = np.arange(3.0)
+        ro = b.copy()
+        ro.flags.writeable = False
+        for arg in (b, ro):
+            g = one_graph(_flag_reads, a, arg)
+            assert same(g(a, arg), _flag_reads(a, arg))
+    report = npcompile.explain(lambda a: (a * 2, a.flags.owndata), backend="aot_eager")(x[1:])
+    assert report.graph_break_count == 1 and report.compiled(x[1:])[1] is False
