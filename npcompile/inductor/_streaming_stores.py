@@ -31,8 +31,8 @@ _HELPERS = r"""
 #define NPC_STREAMING_STORES
 namespace npc_nt {
 // v's count elements at p; a whole vector at an address aligned to the machine's vector, with `stream` set,
-// goes past the caches (store<false>: never).  (Streaming the whole lines of a vector that is not aligned, and masking plain stores into
-// the lines at its ends, ran slower than plain stores.)
+// goes past the caches (store<false>: never).  (Streaming the whole lines of a vector that is not aligned, and
+// masking plain stores into the lines at its ends, ran slower than plain stores.)
 template <bool Streams = true, typename V>
 inline void store(const V& v, void* p, int64_t count = V::size(), bool stream = true) {
 #if defined(CPU_CAPABILITY_AVX512) || defined(CPU_CAPABILITY_AVX2)
