@@ -60,12 +60,19 @@ inline void store(const V& v, void* p, int64_t count = V::size(), bool stream = 
 #endif
   v.store(p, count);
 }
-// Declared first in a kernel that streams: when the kernel returns, every thread of the team fences its stores.
+// Declared first in a kernel that streams: when the kernel returns, every thread of its team (of `threads`, as
+// the kernel's own parallel regions ask; 0: OpenMP's default, as they do) fences its stores.
 struct FenceOnReturn {
+  int threads;
   ~FenceOnReturn() {
 #if defined(CPU_CAPABILITY_AVX512) || defined(CPU_CAPABILITY_AVX2)
-    #pragma omp parallel
-    { _mm_sfence(); }
+    if (threads > 0) {
+      #pragma omp parallel num_threads(threads)
+      { _mm_sfence(); }
+    } else {
+      #pragma omp parallel
+      { _mm_sfence(); }
+    }
 #endif
   }
 };
@@ -74,6 +81,7 @@ struct FenceOnReturn {
 """
 _BODY = re.compile(r'(extern "C"[^{]*\{)')
 _STREAMED = re.compile(r"npc_nt::store\(\w+, (\w+) \+ ")
+_THREADS = re.compile(r"#pragma omp parallel num_threads\((\d+)\)")
 
 
 def streaming_stores(get_store_line):
@@ -132,4 +140,6 @@ def with_streaming_fence(source: str) -> str:
     source = source.replace(_PREFIX, _PREFIX + _HELPERS, 1)
     if "npc_nt::store(" not in source:
         return source
-    return _BODY.sub(r"\1\n    npc_nt::FenceOnReturn npc_nt_fence;", source, count=1)
+    threads = _THREADS.search(source)
+    fence = f"npc_nt::FenceOnReturn npc_nt_fence{{{threads.group(1) if threads else 0}}};"
+    return _BODY.sub(lambda m: f"{m.group(1)}\n    {fence}", source, count=1)

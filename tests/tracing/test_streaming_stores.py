@@ -35,10 +35,14 @@ def test_outputs_of_symbolic_size_stream_when_large_at_run_time():
     def f(x):
         return x * 2.0 + 1.0
 
+    import torch._inductor.config as inductor_config
+
     g = C.compile(f, dynamic=True)
     x = np.random.default_rng(1).random(MIN_BYTES // 8 + 5)
-    got, codes = run_and_get_code(g, x)
-    assert f">= {MIN_BYTES});" in "".join(codes) and np.array_equal(got, f(x))
+    with inductor_config.patch({"cpp.threads": 2}):  # a team of a set size: the fence runs on a team as large
+        got, codes = run_and_get_code(g, x)
+    assert f">= {MIN_BYTES});" in "".join(codes) and "npc_nt_fence{2};" in "".join(codes)
+    assert np.array_equal(got, f(x))
     for y in (x[:-1], x[1:1000], x[3:]):  # large, small, and another large one, through the same code
         assert np.array_equal(g(y), f(y))
 
