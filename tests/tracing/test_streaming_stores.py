@@ -9,7 +9,9 @@ from npcompile.inductor._streaming_stores import MIN_BYTES
 
 
 @pytest.mark.inductor
-def test_large_outputs_stream_and_keep_numpys_values():
+@pytest.mark.parametrize("simdlen", [None, 256], ids=["native", "avx2"])
+def test_large_outputs_stream_and_keep_numpys_values(simdlen):
+    import torch._inductor.config as inductor_config
     from torch._inductor.utils import run_and_get_code
 
     def f(x, rows, small):
@@ -20,7 +22,8 @@ def test_large_outputs_stream_and_keep_numpys_values():
     x = rng.random(MIN_BYTES // 8 + 3)  # 16 MB and a few elements: whole vectors stream, the tail does not
     rows = rng.random((1031, 2049))  # the interior's rows start at every alignment (2047 doubles each)
     small = rng.random(1000)
-    got, codes = run_and_get_code(C.compile(f), x, rows, small)
+    with inductor_config.patch({"cpp.simdlen": simdlen}):  # (256: AVX2's 32-byte streaming stores)
+        got, codes = run_and_get_code(C.compile(f), x, rows, small)
     code = "".join(codes)
     assert "npc_nt::store(" in code and "npc_nt::FenceOnReturn" in code
     for g, w in zip(got, f(x, rows, small)):
