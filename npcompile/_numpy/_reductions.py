@@ -23,7 +23,6 @@ from ._ufunc_methods import (
     _NoValue, _reduce_dtype, _tracing, accumulate_tensor, finish, plain_dims, reduce, reduce_loop, reduce_tensor,
     reduction_axes, running_sum, to_out, where_mask,
 )
-from ._normalize import check_out
 from ._trace import guard_or_false
 
 _F8 = _np.dtype(_np.float64)
@@ -219,17 +218,17 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=_NoValue, *, where=_NoValu
 
 def _mean_into(t, axes, mask, dtype, out, keepdims):
     """``mean`` into ``out`` in NumPy's two steps: the sum written into ``out``, then ``out`` divided by the count
-    in out's own dtype.  The sum runs in ``dtype``, else float64 for integers, float32 for float16, and otherwise
-    in a sum's dtype for that ``out`` (``_reduce_dtype``: float32 data averaged into a float64 out add up in
-    float64; float64 data into a float32 out round twice, as NumPy's)."""
+    in out's own dtype.  The sum runs in mean's accumulator (``_mean_dtypes``), except that a sum in the data's own
+    dtype runs in a sum's dtype for that ``out`` (``_reduce_dtype``: float32 data averaged into a float64 out add
+    up in float64; float64 data into a float32 out round twice, as NumPy's)."""
     d = _dtypes.from_torch(t.dtype)
-    if dtype is None:
-        dtype = _F8 if d.kind in "biu" else _np.dtype(_np.float32) if d == _np.float16 else \
-            _reduce_dtype(U.add, t, None, out)
+    acc, _ = _mean_dtypes(d, dtype)
+    if dtype is None and acc == d:
+        acc = _reduce_dtype(U.add, t, None, out)
     n = _count(t, axes, mask)
     if isinstance(n, int) and n == 0:
         warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=3)
-    finish(_sum_in(t, axes, _dtypes.to_dtype(dtype), mask), axes, keepdims, out, "add")
+    finish(_sum_in(t, axes, acc, mask), axes, keepdims, out, "add")
     if isinstance(n, torch.Tensor):  # (counts under where=, kept dims like the sums')
         n = wrap(n if keepdims or not axes else n.squeeze(axes))
     return U.true_divide(out, n, out=out, casting="unsafe")

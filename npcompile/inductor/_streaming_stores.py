@@ -94,9 +94,11 @@ def streaming_stores(get_store_line):
         out = get_store_line(self, value, var, index, dtype, *rest, **kwargs)
         plain = dtype == torch.bool or any(rest) or any(kwargs.values()) or isinstance(self, CppTile2DKernel)
         stream = None if plain else _when_large(self, var, dtype)
+        if stream is None:
+            return out
         ptr = f"{var} + {cexpr_index(index)}"
         n = cexpr_index(self.num_elems)
-        if stream is None or out.getvalue().strip() not in (f"{value}.store({ptr});", f"{value}.store({ptr}, {n});"):
+        if out.getvalue().strip() not in (f"{value}.store({ptr});", f"{value}.store({ptr}, {n});"):
             return out  # (a strided store, say: as it is)
         streamed = IndentedBuffer()
         streamed.writeline(f"npc_nt::store({value}, {ptr}, {n}{stream});")

@@ -33,12 +33,11 @@ def test_large_outputs_stream_and_keep_numpys_values(simdlen):
 
 @pytest.mark.inductor
 def test_outputs_of_symbolic_size_stream_when_large_at_run_time():
+    import torch._inductor.config as inductor_config
     from torch._inductor.utils import run_and_get_code
 
     def f(x):
         return x * 2.0 + 1.0
-
-    import torch._inductor.config as inductor_config
 
     g = C.compile(f, dynamic=True)
     x = np.random.default_rng(1).random(MIN_BYTES // 8 + 5)
