@@ -131,13 +131,14 @@ def with_streaming_fence(source: str) -> str:
     """``source`` (a C++ kernel group) with the helpers above, and the fence, where it streams.  A buffer that more
     than one of the group's parallel loops touches (disjoint parts of one array, ``v = u.copy(); v[1:-1] = ...``)
     stores plainly: the loops' barriers are not fences, so a thread's streamed store could land after another
-    thread's store to the same element in a later loop."""
-    body = _BODY.search(source)
-    if "npc_nt::store(" not in source or _PREFIX not in source or body is None:
+    thread's store to the same element in a later loop.  (A kernel whose function this cannot find, so no fence,
+    stores plainly throughout.)"""
+    if "npc_nt::store(" not in source or _PREFIX not in source:  # (Inductor writes _PREFIX into every group)
         return source
-    loops = source[body.end():].split("#pragma omp for")
+    body = _BODY.search(source)
+    loops = source[body.end():].split("#pragma omp for") if body else []
     for ptr in set(_STREAMED.findall(source)):
-        if sum(re.search(rf"\b{ptr}\b", loop) is not None for loop in loops) > 1:
+        if body is None or sum(re.search(rf"\b{ptr}\b", loop) is not None for loop in loops) > 1:
             source = re.sub(rf"npc_nt::store\((\w+), {ptr} \+ ", rf"npc_nt::store<false>(\1, {ptr} + ", source)
     source = source.replace(_PREFIX, _PREFIX + _HELPERS, 1)
     if "npc_nt::store(" not in source:
