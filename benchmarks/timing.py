@@ -39,13 +39,16 @@ def measure(fn, args, repeat=None, target_s=TARGET_S):
 
 def measure_interleaved(fns, args, repeat=None, target_s=TARGET_S):
     """Per-call timing of several warmed-up implementations of the same kernel, sampled in rounds
-    (one sample of each per round) so that load changes on a shared machine hit all of them alike; the order
-    rotates from round to round, so no implementation always runs right after the same one (after NumPy's
-    temporaries have gone through the caches, say).
+    (one sample of each per round) so that load changes on a shared machine hit all of them alike; the orders of
+    the rounds (``_balanced_orders``) have each implementation run right after each other one equally often.
+    (Rotating one order had kept its cyclic order: the column after NumPy's was always timed after NumPy had
+    filled the caches with its temporaries; a compiled kernel ran 7.5-8 ms there and 5.8-6 ms after a copy of
+    itself.)
 
     One call estimates each cost; calls are batched `number` at a time so a sample lasts at least
     MIN_SAMPLE_S; `repeat` rounds are taken (given, or chosen so the slowest implementation is timed for
-    about target_s). Garbage collection is off while timing, as in timeit. Returns key -> stats.
+    about target_s; rounded up to whole cycles of the orders). Garbage collection is off while timing, as in
+    timeit. Returns key -> stats.
     """
     number = {}
     for key, fn in fns.items():
@@ -55,13 +58,15 @@ def measure_interleaved(fns, args, repeat=None, target_s=TARGET_S):
     if repeat is None:
         slowest = max(sample for _, sample in number.values())
         repeat = min(MAX_REPEAT, max(MIN_REPEAT, int(target_s / slowest)))
+    keys = list(fns)
+    orders = _balanced_orders(len(keys))
+    repeat = -(-repeat // len(orders)) * len(orders)
     samples = {key: [] for key in fns}
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
-        keys = list(fns)
         for r in range(repeat):
-            for key in keys[r % len(keys):] + keys[:r % len(keys)]:  # each takes each place in turn
+            for key in (keys[i] for i in orders[r % len(orders)]):
                 fn = fns[key]
                 n = number[key][0]
                 if len(fns) > 1:
@@ -105,3 +110,15 @@ def per_call_interleaved(stmts, repeat=7, min_total_s=0.2, clock=time.perf_count
         for key, timer in timers.items():
             samples[key].append(timer.timeit(number=number[key]) / number[key])
     return {key: stat(v) for key, v in samples.items()}
+
+
+def _balanced_orders(n):
+    """Orders of range(n) in which each element comes right after each other one equally often (a Williams
+    design: the rows of a Latin square whose first row is 0, 1, n-1, 2, n-2, ...; for odd n with the rows
+    reversed too)."""
+    first, low, high = [0], 1, n - 1
+    for j in range(1, n):
+        first.append(low if j % 2 else high)
+        low, high = (low + 1, high) if j % 2 else (low, high - 1)
+    rows = [[(x + i) % n for x in first] for i in range(n)]
+    return rows if n % 2 == 0 or n == 1 else rows + [row[::-1] for row in rows]

@@ -115,8 +115,8 @@ def _accurate_vector_code():
     float64 scalar arguments, wrapping integer arithmetic, bool loads/stores as bytes (``_bool_vectors``), integer
     loads, conversions and division on AVX2 (``_avx2_integers``), SIMD transposed tiles of bytes
     (``_transposed_tiles``), vector loops for costly math (``_costly_math``), reductions of 1-byte integers
-    that fold only the lanes holding elements (``_partial_lane_reductions``) and streaming stores for large outputs
-    (``_streaming_stores``)."""
+    that fold only the lanes holding elements (``_partial_lane_reductions``), prefetches of the rows ahead in large
+    inputs (``_prefetch``) and streaming stores for large outputs (``_streaming_stores``)."""
     from torch._inductor import cpp_builder
     from torch._inductor.codecache import CppPythonBindingsCodeCache
     from torch._inductor.codegen.common import KernelArgs
@@ -126,6 +126,7 @@ def _accurate_vector_code():
     from ._bool_vectors import fast_bool_casts, fast_bool_load, fast_bool_store
     from ._costly_math import vectorize_costly_math
     from ._partial_lane_reductions import whole_lanes_only
+    from ._prefetch import prefetch_ahead
     from ._streaming_stores import streaming_stores, with_streaming_fence
     from ._transposed_tiles import with_byte_tiles
     from ._vector_math import OVERRIDES, with_vector_math
@@ -134,8 +135,8 @@ def _accurate_vector_code():
     swaps.append((CppVecOverrides, "floordiv", staticmethod(integer_floordiv(CppVecOverrides.floordiv))))
     swaps.append((CppVecKernel, "get_to_dtype_expr",
                   fast_bool_casts(_exact_int64_to_float32(CppVecKernel.get_to_dtype_expr))))
-    swaps.append((CppVecKernel, "_get_vec_load_line", integer_loads(fast_bool_load(
-        CppVecKernel._get_vec_load_line))))
+    swaps.append((CppVecKernel, "_get_vec_load_line", prefetch_ahead(integer_loads(fast_bool_load(
+        CppVecKernel._get_vec_load_line)))))
     swaps.append((CppVecKernel, "_get_store_line", streaming_stores(fast_bool_store(CppVecKernel._get_store_line))))
     swaps.append((CppVecKernel, "reduction", whole_lanes_only(CppVecKernel.reduction)))
     swaps.append((KernelArgs, "cpp_argdefs", _double_scalar_args(KernelArgs.cpp_argdefs)))
