@@ -161,9 +161,10 @@ def _pack(x, args, kwargs):
         # literals only: constants in code cost Dynamo no guards
         d = x.dtype
         k = d.kind
-        # (traced, the array is a tensor: no negative strides, and Dynamo cannot read symbolic strides)
+        # (traced, the array is a tensor: no negative strides or strides between items, and Dynamo cannot read
+        # symbolic strides; untraced, such an array, ``a[:, :2].view(np.int32)`` of int16 rows say, stays NumPy's)
         if ((k in "biu" or (k == "f" and d.itemsize <= 8) or (k == "c" and d.itemsize <= 16)) and d.isnative
-                and (torch.compiler.is_compiling() or all(s >= 0 for s in x.strides))):
+                and (torch.compiler.is_compiling() or all(s >= 0 and s % d.itemsize == 0 for s in x.strides))):
             if torch.compiler.is_compiling():
                 # traced, a constant (tracing._dynamo_patch.READONLY); a mark only read-only results carry
                 read_only = x._npcompile_readonly

@@ -200,13 +200,21 @@ def view(self, dtype=None, type=None):
     if new_size != old_size:
         if t.ndim == 0:
             raise ValueError("Changing the dtype of a 0d array is only supported if the itemsize is unchanged")
-        if t.stride(-1) != 1 or (t.shape[-1] * old_size) % new_size:
-            raise ValueError("To change to a dtype of a different size, the last axis must be contiguous"
-                             if t.stride(-1) != 1 else
-                             "When changing to a smaller dtype, its size must be a divisor of the size of original "
+        if t.stride(-1) != 1 and t.shape[-1] != 1 and t.numel():
+            raise ValueError("To change to a dtype of a different size, the last axis must be contiguous")
+        if (t.shape[-1] * old_size) % new_size:
+            raise ValueError("When changing to a smaller dtype, its size must be a divisor of the size of original "
                              "dtype" if new_size < old_size else
                              "When changing to a larger dtype, its size must be a divisor of the total size in "
                              "bytes of the last axis of the array.")
+        if t.stride(-1) != 1:  # (an empty array's, or a last axis of one item's: NumPy reads no such stride)
+            t = t.as_strided(t.shape, t.stride()[:-1] + (1,), t.storage_offset())
+        ratio = new_size // old_size
+        if ratio > 1 and (t.storage_offset() % ratio or any(st % ratio for st in t.stride()[:-1])):
+            from .._errors import UnsupportedFeature
+
+            raise UnsupportedFeature(f"ndarray.view as {d.name} of an array that starts or steps between "
+                                     f"{d.name} items (torch strides count whole items)")
     return view_of(self, t.view(_dtypes.to_torch(d)))
 
 

@@ -26,9 +26,14 @@ MIN_BYTES = 4 << 20  # about the L2 of both cores
 
 
 def prefetch_ahead(get_vec_load_line):
-    """Wraps ``CppVecKernel._get_vec_load_line``: a load of a large input also prefetches the rows ahead."""
+    """Wraps ``CppVecKernel._get_vec_load_line``: a load of a large input also prefetches the rows ahead (with
+    GCC's and Clang's builtin; MSVC has none)."""
+    from torch._inductor import cpp_builder
     from torch._inductor.codegen.cpp import CppTile2DKernel
     from torch._inductor.codegen.cpp_utils import cexpr_index
+
+    if cpp_builder._IS_WINDOWS:
+        return get_vec_load_line
 
     def line(self, var, index, dtype, *rest, **kwargs):
         code = get_vec_load_line(self, var, index, dtype, *rest, **kwargs)
