@@ -58,8 +58,10 @@ def _named(prefix, fns):
     return out
 
 
-def functions(basis, mul=None):
-    """NumPy's functions of ``basis``; ``mul`` replaces the generic product (the power basis convolves)."""
+def functions(basis, mul=None, divide=None):
+    """NumPy's functions of ``basis``; ``mul`` and ``divide`` (quotient and untrimmed remainder of two tensors of
+    coefficients, the divisor of two or more) replace the generic product and division (the power basis
+    convolves, and divides synthetically)."""
     B = basis
 
     def line(off, scl):
@@ -279,6 +281,9 @@ def functions(basis, mul=None):
             return wrap(a[:1] * 0), wrap(a)
         if lb == 1:
             return wrap(a / b[-1]), wrap(a[:1] * 0)
+        if divide is not None:
+            quo, rem = divide(a, b)
+            return wrap(quo), wrap(trimmed(rem))
         quo = a.new_empty(la - lb + 1)
         rem = a
         if B.float64_promotion:

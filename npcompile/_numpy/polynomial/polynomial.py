@@ -24,7 +24,20 @@ def _convolve(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     return convolve(wrap(a), wrap(b)).tensor
 
 
-_F = functions(POWER, mul=_convolve)
+def _synthetic_division(a: torch.Tensor, b: torch.Tensor):
+    """Quotient and remainder of ``a / b`` rounded as NumPy's: the divisor made monic first, each step removing
+    the remainder's leading term, the quotient (the leading terms removed) divided by ``b``'s leading coefficient
+    at the end.  (Dividing by the leading coefficient at each step left an exact 0 where NumPy's remainder of a
+    series by itself keeps a rounding error, so the trimmed remainders differed in length.)"""
+    lead, n = b[-1], b.shape[0] - 1
+    monic = b[:-1] / lead
+    rem = a.clone()
+    for top in range(a.shape[0] - 1, n - 1, -1):
+        rem[top - n:top] -= monic * rem[top]
+    return rem[n:] / lead, rem[:n]
+
+
+_F = functions(POWER, mul=_convolve, divide=_synthetic_division)
 globals().update(_F)
 
 
