@@ -4,12 +4,13 @@ A reduction over the rows of a large array (a softmax, a layer norm, a logsumexp
 memory, then works on it from L1 (the other passes over the row, the exp, the division), while the memory bus idles:
 the hardware prefetcher follows a stream only within a 4 KB page, so it does not fetch the next row ahead.  So in a
 kernel whose innermost, vectorized loop reduces, a vector load of a large input also prefetches the vector
-``AHEAD_BYTES`` or more further on in the loop just outside (the next row, or the next few short rows).  Measured
-on our 2-core AVX-512 machine in the benchmark runner's interleaved timing, the same process compiling each kernel
-with and without: softmax of 8192x1024 float32 4.90 -> 3.99 ms, layer norm of 8192x768 float32 3.58 -> 2.83,
-logsumexp of 20000x256 float64 6.48 -> 5.06, row statistics of 4000x1000 float64 2.70 -> 2.42.  Elementwise
-loops over rows (the stencils) gained nothing overall (the hardware prefetcher streams them; jacobi2d and a
-50-step stencil loop lost 5-9%, periodic diffusion gained 8-12%), so they are left alone.
+``AHEAD_BYTES`` or more further on in the loop just outside: the next row, or the next few short rows (with a
+symbolic row length, the next row or ``AHEAD_BYTES`` on, whichever is further).  Measured on our 2-core AVX-512
+machine in the benchmark runner's interleaved timing, the same process compiling each kernel with and without:
+softmax of 8192x1024 float32 4.90 -> 3.99 ms, layer norm of 8192x768 float32 3.58 -> 2.83, logsumexp of
+20000x256 float64 6.48 -> 5.06, row statistics of 4000x1000 float64 2.70 -> 2.42.  Elementwise loops over rows
+(the stencils) gained nothing overall (the hardware prefetcher streams them; jacobi2d and a 50-step stencil loop
+lost 5-9%, periodic diffusion gained 8-12%), so they are left alone.
 
 A prefetch never faults, so one past the end of the array (the last rows) is harmless.  Inputs of fewer than
 ``MIN_BYTES`` are left alone too: they are in the caches, where a prefetch is only an extra instruction.
@@ -56,8 +57,11 @@ def _ahead(kernel, var, index, dtype: torch.dtype):
                                                                   MIN_BYTES):
         return None
     outer = kernel.itervars[vectorized - 1]
-    step = sympy.expand(index.subs(outer, outer + 1) - index)
-    if not step.is_Integer or int(step) * dtype.itemsize < MIN_ROW_BYTES:
+    step = sympy.expand(index.subs(outer, outer + 1) - index)  # a row, in items
+    if step.is_Integer:
+        if int(step) * dtype.itemsize < MIN_ROW_BYTES:
+            return None
+        return index.subs(outer, outer + -(-AHEAD_BYTES // (int(step) * dtype.itemsize)))
+    if not step.is_nonnegative or any(s in kernel.itervars for s in step.free_symbols):
         return None
-    rows = -(-AHEAD_BYTES // (int(step) * dtype.itemsize))
-    return index.subs(outer, outer + rows)
+    return index + sympy.Max(step, AHEAD_BYTES // dtype.itemsize)  # (a row on, or as far as the short rows ahead)

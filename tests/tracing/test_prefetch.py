@@ -40,3 +40,20 @@ def test_small_inputs_and_short_rows_do_not_prefetch():
     assert "__builtin_prefetch" not in "".join(codes)
     for g, w in zip(got, _rows(x, u)):
         assert np.array_equal(g, w)
+
+
+@pytest.mark.inductor
+def test_rows_of_symbolic_length_prefetch_a_row_or_the_distance_ahead():
+    from torch._inductor.utils import run_and_get_code
+
+    def f(x):
+        return x - x.max(axis=1, keepdims=True)
+
+    g = C.compile(f, dynamic=True)
+    rng = np.random.default_rng(2)
+    x = rng.random((MIN_BYTES // 8000 + 1, 1000))
+    got, codes = run_and_get_code(g, x)
+    assert "__builtin_prefetch(in_ptr0 + static_cast<int64_t>(x1 + ks1*x0 + std::max(" in "".join(codes)
+    assert np.array_equal(got, f(x))
+    for y in (rng.random((3000, 130)), rng.random((50, 7))):  # rows of 1 KB; a small input
+        assert np.array_equal(g(y), f(y))
