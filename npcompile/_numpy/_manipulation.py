@@ -67,7 +67,8 @@ def reshape(a, /, shape, order="C", *, copy=None):
         except (RuntimeError, TypeError):
             pass
         else:
-            return view_of(a, r) if r._is_view() else wrap(r)
+            return _scalar_if(is_scalar(a), view_of(a, r) if r._is_view() else wrap(r))
+    scalar = isinstance(a, ndarray) and is_scalar(a)
     a = asarray(a)
     t = a.tensor
     shape = _full_shape(normalize_shape(shape), t.numel())
@@ -81,12 +82,18 @@ def reshape(a, /, shape, order="C", *, copy=None):
         r = t.reshape(shape)
         is_view = r._is_view()
     if copy:
-        return wrap(r.clone()) if is_view else wrap(r)
+        return _scalar_if(scalar, wrap(r.clone()) if is_view else wrap(r))
     if not is_view:
         if copy is False:
             raise ValueError("Unable to avoid creating a copy while reshaping.")
-        return wrap(r)
-    return view_of(a, r)
+        return _scalar_if(scalar, wrap(r))
+    return _scalar_if(scalar, view_of(a, r))
+
+
+def _scalar_if(scalar: bool, r: ndarray) -> ndarray:
+    """A reshape's result ``r``: 0-d, a scalar where the input was a NumPy scalar and an array where it was an
+    array (``reshape(a, (), copy=True)`` of an array had come back a scalar)."""
+    return r if r.ndim else as_array0d(r) if not scalar else wrap(r.tensor)
 
 
 def _memory_order(t, order) -> str:
@@ -795,8 +802,12 @@ def insert(arr, obj, values, axis=None):
     src = _insert_sources(idx, n).to(t.device)
     v = _insert_values(values, a.dtype, t.ndim)
     shape = t.shape[:axis] + (len(idx),) + t.shape[axis + 1:]
-    if not idx:  # NumPy's empty fancy assignment only checks the trailing axes
-        if any(m not in (1, k) for m, k in zip(v.shape[::-1], shape[::-1])):
+    if not idx:  # NumPy's empty fancy assignment only checks that values broadcast: the trailing axes, and the
+        # leading ones beyond the result's are all of one unless the trailing ones hold no element
+        k = min(v.ndim, len(shape))
+        lead, trail = v.shape[:v.ndim - k], v.shape[v.ndim - k:]
+        if any(m not in (1, s) for m, s in zip(trail[::-1], shape[::-1])) or \
+                math.prod(trail) and any(m != 1 for m in lead):
             raise ValueError(f"shape mismatch: value array of shape {tuple(v.shape)} could not be broadcast to "
                              f"indexing result of shape {tuple(shape)}")
         return wrap(t.clone())

@@ -773,3 +773,21 @@ def test_zero_d_results_are_arrays_or_scalars_as_numpys(fn):
     got = fn(shim, shim.float64(2.0), shim.asarray(a))
     assert (type(expected) is numpy.ndarray) == (got.ndim > 0 or is_array0d(got)), type(expected)
     numpy.testing.assert_array_equal(numpy.asarray(got), expected)
+
+
+@pytest.mark.parametrize("copy", [True, False, None])
+@pytest.mark.parametrize("source", ["array", "scalar", "one element"])
+def test_reshape_to_0d_is_an_array_of_an_array_and_a_scalar_of_a_scalar(copy, source):
+    make = {"array": lambda xp: xp.asarray(2.5), "scalar": lambda xp: xp.float64(2.5),
+            "one element": lambda xp: xp.asarray([2.5])}[source]
+    for order in ("C", "F"):
+        assert_matches(lambda xp: xp.reshape(make(xp), (), order=order, copy=copy))
+        assert_matches(lambda xp: make(xp).reshape((), order=order))
+
+
+def test_insert_at_no_index_checks_that_values_broadcast():
+    """Nothing is inserted, but values must broadcast to the (empty) insertion: leading axes beyond it all of one,
+    unless the trailing ones hold no element."""
+    for a, axis in ((numpy.arange(3), None), (numpy.arange(6).reshape(2, 3), 1), (numpy.arange(6).reshape(2, 3), 0)):
+        for shape in [(), (2,), (0, 1), (2, 1), (1, 1), (2, 0), (1, 2, 1), (0, 1, 0), (2, 0, 1), (1, 0, 1)]:
+            assert_matches(lambda xp, a: xp.insert(a, [], xp.zeros(shape), axis), a)
