@@ -54,11 +54,12 @@ def _cpu_passes() -> dict:
     from ._roll_regions import RollRegionPass
     from ._small_axis_reductions import SmallAxisReductionPass
     from ._small_inner_axis import SmallInnerAxisPass
+    from ._zero_led_scans import ZeroLedScanPass
 
     return {"post_grad_custom_pre_pass": OuterReductionPass(first=SmallAxisReductionPass(
                 first=BlockedArgReductionPass())),
             "post_grad_custom_post_pass": ReinplacePass(first=InlineGrowthPass(first=BoolMaskPass(
-                first=SmallInnerAxisPass(first=BroadcastOperandPass(first=RollRegionPass())))))}
+                first=SmallInnerAxisPass(first=BroadcastOperandPass(first=RollRegionPass(first=ZeroLedScanPass()))))))}
 
 
 def _exact_int64_to_float32(get_to_dtype_expr):
