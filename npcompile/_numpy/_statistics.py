@@ -435,7 +435,7 @@ def _stone(a, r):
         return 0
 
     def risk(nbins):
-        p = _count(a.tensor, _linspace(r[0], r[1], nbins + 1, r[2], r[2]), None, r).to(torch.float64) / n
+        p = _count(a.tensor, _uniform_edges(a.tensor, *r, nbins), None, r).to(torch.float64) / n  # (NumPy's error too)
         return (2 - (n + 1) * torch.dot(p, p).item()) / builtins.float(ptp / nbins)
 
     upper = builtins.max(100, int(math.sqrt(n)))
