@@ -313,12 +313,20 @@ def test_qr(a, mode):
     if mode in ("reduced", "complete"):
         q, r = numpy.asarray(actual.Q), numpy.asarray(actual.R)
         close(q @ r, numpy.asarray(a), q.dtype, 10)
-        close(numpy.abs(r), numpy.abs(expected.R), q.dtype, 10)
+        if _unique_r(expected.R):
+            close(numpy.abs(r), numpy.abs(expected.R), q.dtype, 10)
         assert numpy.allclose(numpy.tril(r, -1), 0)
         close(mT(q).conj() @ q, numpy.broadcast_to(numpy.eye(q.shape[-1]), q.shape[:-2] + (q.shape[-1],) * 2),
               q.dtype)
-    elif mode == "r":
+    elif mode == "r" and _unique_r(expected):
         close(numpy.abs(numpy.asarray(actual)), numpy.abs(expected), expected.dtype, 10)
+
+
+def _unique_r(r) -> bool:
+    """Whether QR's R is unique up to the signs of its rows: no pivot near zero (a rank-deficient matrix's later
+    rows depend on how LAPACK rounds, found by the 'thorough' profile on a 0/1 matrix with equal columns)."""
+    d = numpy.abs(numpy.diagonal(r, axis1=-2, axis2=-1))
+    return d.size == 0 or bool(d.min() > 1e-6 * max(1.0, numpy.abs(r).max()))
 
 
 @given(invertible(max_side=4, batch=False))
