@@ -353,7 +353,9 @@ def test_cholesky(a, upper):
 
 @given(matrices(NUMERIC, square=True), st.booleans())
 def test_cholesky_reads_one_triangle_and_fails_like_numpy(a, upper):
-    assert_matches(lambda xp, a: xp.linalg.cholesky(a, upper=upper), a)
+    # (a singular matrix LAPACK does not reject has a last pivot of rounding noise, ~1e-8, that differs between
+    # LAPACK builds: found by the 'thorough' profile; the other triangle would differ by whole units)
+    assert_matches(lambda xp, a: xp.linalg.cholesky(a, upper=upper), a, atol=1e-6)
 
 
 # ---------------------------------------------------------------- least squares, pseudo-inverse, rank
