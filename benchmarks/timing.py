@@ -93,8 +93,9 @@ def per_call(stmt, namespace, repeat=7, min_total_s=0.2, clock=time.perf_counter
 
 def per_call_interleaved(stmts, repeat=7, min_total_s=0.2, clock=time.perf_counter, stat=statistics.median):
     """per_call for several statements {key: (stmt, namespace)}, sampled in rounds (one repeat of each per
-    round) so that load changes hit them alike; clock=time.process_time with stat=min counts only this
-    process's CPU time, the most robust to other load. Returns key -> seconds per execution."""
+    round, in measure_interleaved's orders) so that load changes hit them alike; clock=time.process_time with
+    stat=min counts only this process's CPU time, the most robust to other load. Returns key -> seconds per
+    execution."""
     import timeit
 
     timers, number = {}, {}
@@ -106,9 +107,11 @@ def per_call_interleaved(stmts, repeat=7, min_total_s=0.2, clock=time.perf_count
             n *= 4
         number[key] = n
     samples = {key: [] for key in stmts}
-    for _ in range(repeat):
-        for key, timer in timers.items():
-            samples[key].append(timer.timeit(number=number[key]) / number[key])
+    keys = list(stmts)
+    orders = _balanced_orders(len(keys))
+    for r in range(repeat):
+        for key in (keys[i] for i in orders[r % len(orders)]):
+            samples[key].append(timers[key].timeit(number=number[key]) / number[key])
     return {key: stat(v) for key, v in samples.items()}
 
 

@@ -45,7 +45,7 @@ class ZeroLedScanPass(GraphPass):
         with graph.inserting_before(node):
             scan = graph.call_function(aten.cumsum.default, (x, axis))
             joined = graph.call_function(aten.cat.default, ([zero, scan], axis))
-        scan.meta["val"] = torch.ops.aten.cumsum.default(x.meta["val"], axis)
+        scan.meta["val"] = aten.cumsum.default(x.meta["val"], axis)
         joined.meta["val"] = node.meta["val"]
         node.replace_all_uses_with(joined)
         cat = node.args[0]
