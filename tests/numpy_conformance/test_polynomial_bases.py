@@ -199,6 +199,24 @@ def test_class_errors(basis):
     assert_matches(lambda xp: getattr(xp.polynomial, basis[2])([1, 2]) + getattr(xp.polynomial, other)([1]))
 
 
+@pytest.mark.parametrize("basis", BASES, ids=[b[1] for b in BASES])
+@pytest.mark.parametrize("c", [[0, 0, 0, 1j, 3 + 2j], [86 - 5j, -64 - 4j, -78 + 3j, -74 - 5j, 45 + 4j],
+                               numpy.array([78, -48, -55, 42, 24], numpy.float32), [95, 7, 95]])
+def test_division_by_itself_leaves_numpys_remainder(basis, c):
+    """The remainder's length is read from its rounding errors, so the division rounds as NumPy's: Chebyshev
+    series as z-series, the power basis synthetically, complex steps by NumPy's complex division (torch's
+    x / x is not always 1).  (Chebyshev's came back 4 long where NumPy's is 1.)"""
+    assert_matches(lambda xp, c: fn(xp, basis, "div")(c, c), numpy.asarray(c), rtol=0, atol=0)
+    assert_matches(lambda xp, c: fn(xp, basis, "div")(c, c[::-1]), numpy.asarray(c), rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("basis", BASES[:2], ids=["poly", "cheb"])
+def test_power_is_untrimmed_as_numpys(basis):
+    """NumPy's polypow and chebpow convolve and do not trim: underflowed top coefficients stay (3, not 1)."""
+    assert_matches(lambda xp: [fn(xp, basis, "pow")([1e-200, 1e-200], 2), fn(xp, basis, "pow")([3.0, -1, 2], 3)],
+                   rtol=0, atol=0)
+
+
 def test_chebyshev_extras_and_polyutils():
     C, U = (lambda xp: xp.polynomial.chebyshev), (lambda xp: xp.polynomial.polyutils)
     assert_matches(lambda xp: [xp.polynomial.Chebyshev.interpolate(xp.cos, 5).coef,

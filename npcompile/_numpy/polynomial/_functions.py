@@ -58,10 +58,11 @@ def _named(prefix, fns):
     return out
 
 
-def functions(basis, mul=None, divide=None):
-    """NumPy's functions of ``basis``; ``mul`` and ``divide`` (quotient and untrimmed remainder of two tensors of
-    coefficients, the divisor of two or more) replace the generic product and division (the power basis
-    convolves, and divides synthetically)."""
+def functions(basis, mul=None, divide=None, power=None):
+    """NumPy's functions of ``basis``.  Where NumPy rounds in a basis' own way, hooks on tensors of coefficients
+    replace the generic arithmetic: ``mul`` (the product), ``divide`` (quotient and untrimmed remainder, the
+    divisor of two or more coefficients) and ``power`` (``n >= 2`` copies multiplied, untrimmed as NumPy leaves
+    it).  The power basis convolves and divides synthetically; the Chebyshev basis works on z-series."""
     B = basis
 
     def line(off, scl):
@@ -280,22 +281,22 @@ def functions(basis, mul=None, divide=None):
         if la < lb:
             return wrap(a[:1] * 0), wrap(a)
         if lb == 1:
-            return wrap(a / b[-1]), wrap(a[:1] * 0)
+            return wrap(a) / wrap(b[-1]), wrap(a[:1] * 0)
         if divide is not None:
             quo, rem = divide(a, b)
             return wrap(quo), wrap(trimmed(rem))
-        quo = a.new_empty(la - lb + 1)
-        rem = a
+        # (the steps in NumPy's arithmetic: torch's complex x / x is not always 1)
+        quo, rem = wrap(a.new_empty(la - lb + 1)), wrap(a)
         if B.float64_promotion:
             b = b.to(_dtypes.to_torch(_dtypes.result_type(b, torch.float64)))
         for i in range(la - lb, -1, -1):
-            p = multiply(torch.cat([b.new_zeros(i), b.new_ones(1)]), b).tensor
+            p = multiply(torch.cat([b.new_zeros(i), b.new_ones(1)]), b)
             q = rem[-1] / p[-1]
             rem = rem[:-1] - q * p[:-1]
             quo[i] = q
-        return wrap(quo), wrap(trimmed(rem))
+        return quo, wrap(trimmed(rem.tensor))
 
-    def power(c, pow, maxpower=B.maxpower):
+    def _power(c, pow, maxpower=B.maxpower):
         """``c**pow`` by repeated multiplication."""
         [a] = series([c])
         ipow = builtins.int(pow)
@@ -305,6 +306,8 @@ def functions(basis, mul=None, divide=None):
             raise ValueError("Power is too large")
         if ipow == 0:
             return wrap(torch.ones(1, dtype=a.dtype))
+        if ipow >= 2 and power is not None:
+            return wrap(power(a, ipow))
         prd = wrap(a)
         for _ in range(ipow - 1):
             prd = multiply(prd, wrap(a))
@@ -406,7 +409,7 @@ def functions(basis, mul=None, divide=None):
 
     fns = {"line": line, "val": val, "val2d": val2d, "val3d": val3d, "grid2d": grid2d, "grid3d": grid3d,
            "vander": vander, "vander2d": vander2d, "vander3d": vander3d, "fit": fit, "add": add, "sub": sub,
-           "mulx": mulx, "mul": multiply, "div": div, "pow": power, "der": der, "int": integ,
+           "mulx": mulx, "mul": multiply, "div": div, "pow": _power, "der": der, "int": integ,
            "companion": companion, "roots": roots, "fromroots": fromroots}
     fns["trim"] = lambda c, tol=0: trimcoef(c, tol)
     if B.prefix != "poly":

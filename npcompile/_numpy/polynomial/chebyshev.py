@@ -13,12 +13,64 @@ from .._ndarray import wrap
 from ._basis import Basis
 from ._class import ABCPolyBase
 from ._functions import _as_int, functions
-from .polyutils import mapdomain
+from .polynomial import _convolve, _repeated_convolution
+from .polyutils import mapdomain, trimmed
 
 CHEBYSHEV = Basis("cheb", "Chebyshev", lambda k: (0, 1, 0, 1) if k == 0 else (0, 2, 1, 1), basis_name="T",
                   weight=lambda x: 1.0 / (U.sqrt(1.0 + x) * U.sqrt(1.0 - x)), mu0=math.pi, symmetric=True)
 
-_F = functions(CHEBYSHEV)
+# NumPy multiplies, divides and raises Chebyshev series as z-series: with z = exp(i theta), T_k is
+# (z**k + z**-k) / 2, so a series of n coefficients is a symmetric Laurent series of 2n - 1 and a product is
+# a convolution.  Doing the same gives NumPy's rounding, and with it NumPy's trimmed lengths.
+
+
+def _to_z(c: torch.Tensor) -> torch.Tensor:
+    """``c[0]`` at z**0 and ``c[k] / 2`` at z**k and z**-k, each half added to a zero as NumPy adds it
+    (a -0.0 half becomes +0.0)."""
+    half = (wrap(c) / 2).tensor
+    side = half[1:] + 0.0
+    return torch.cat([side.flip(0), (half[0] + half[0]).reshape(1), side])
+
+
+def _from_z(z: torch.Tensor) -> torch.Tensor:
+    """The Chebyshev series of a z-series: the coefficients from z**0 up, those past the first doubled."""
+    c = z[(z.shape[0] - 1) // 2:].clone()
+    c[1:] *= 2
+    return c
+
+
+def _z_product(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    return _from_z(_convolve(_to_z(a), _to_z(b)))
+
+
+def _z_power(a: torch.Tensor, n: int) -> torch.Tensor:
+    return _from_z(_repeated_convolution(_to_z(a), n))
+
+
+def _z_division(a: torch.Tensor, b: torch.Tensor):
+    """Quotient (trimmed, as NumPy trims it) and remainder of ``a / b`` by long division of their z-series,
+    in NumPy's arithmetic (complex products and quotients as its ufuncs round them).
+
+    The divisor is scaled to a unit end coefficient.  As both series are symmetric, each step takes one
+    quotient term from the dividend's low end and removes it at both ends (low end first), meeting at the
+    middle term; the quotient is scaled back at the end."""
+    za, zb = wrap(_to_z(a)), wrap(_to_z(b))
+    width, span = zb.shape[0], za.shape[0] - zb.shape[0]  # span is even: both lengths are odd
+    scale = zb[0]
+    unit = zb / scale
+    rem, quo = za.copy(), wrap(za.tensor.new_empty(span + 1))
+    mid = span // 2
+    for i in range(mid + 1):
+        term = rem[i]
+        quo[i] = quo[span - i] = term
+        step = term * unit
+        rem[i:i + width] -= step
+        if i < mid:
+            rem[span - i:span - i + width] -= step
+    return trimmed(_from_z((quo / scale).tensor)), _from_z(rem.tensor[mid + 1:mid + width - 1])
+
+
+_F = functions(CHEBYSHEV, mul=_z_product, divide=_z_division, power=_z_power)
 globals().update(_F)
 
 

@@ -25,19 +25,27 @@ def _convolve(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
 
 
 def _synthetic_division(a: torch.Tensor, b: torch.Tensor):
-    """Quotient and remainder of ``a / b`` rounded as NumPy's: the divisor made monic first, each step removing
-    the remainder's leading term, the quotient (the leading terms removed) divided by ``b``'s leading coefficient
-    at the end.  (Dividing by the leading coefficient at each step left an exact 0 where NumPy's remainder of a
-    series by itself keeps a rounding error, so the trimmed remainders differed in length.)"""
-    lead, n = b[-1], b.shape[0] - 1
-    monic = b[:-1] / lead
-    rem = a.clone()
+    """Quotient and remainder of ``a / b`` rounded as NumPy's, in its arithmetic (complex products and quotients
+    as its ufuncs round them): the divisor made monic first, each step removing the remainder's leading term,
+    the quotient (the leading terms removed) divided by ``b``'s leading coefficient at the end.  (Dividing by
+    the leading coefficient at each step left an exact 0 where NumPy's remainder of a series by itself keeps a
+    rounding error, so the trimmed remainders differed in length.)"""
+    rem, divisor = wrap(a.clone()), wrap(b)
+    lead, n = divisor[-1], b.shape[0] - 1
+    monic = divisor[:-1] / lead
     for top in range(a.shape[0] - 1, n - 1, -1):
         rem[top - n:top] -= monic * rem[top]
-    return rem[n:] / lead, rem[:n]
+    return (rem[n:] / lead).tensor, rem.tensor[:n]
 
 
-_F = functions(POWER, mul=_convolve, divide=_synthetic_division)
+def _repeated_convolution(a: torch.Tensor, n: int) -> torch.Tensor:
+    prd = a
+    for _ in range(n - 1):
+        prd = _convolve(prd, a)
+    return prd
+
+
+_F = functions(POWER, mul=_convolve, divide=_synthetic_division, power=_repeated_convolution)
 globals().update(_F)
 
 
