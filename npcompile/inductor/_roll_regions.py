@@ -27,11 +27,13 @@ import math
 import torch
 
 from ._graph_pass import GraphPass, add_node, clone_expression, copy_into, expression, new_buffer, pointwise
+from ._streaming_stores import DISJOINT_WRITES, MIN_BYTES as STREAMED_BYTES
 
 aten, prims = torch.ops.aten, torch.ops.prims
 
 _MIN = 1 << 16  # elements: below, one loop costs less than the boxes' loops
 _MAX_BOXES = 27  # (a 3-D stencil rolled both ways along every axis)
+_LINE = 64  # bytes: a cache line, the alignment of a streamed vector
 
 
 class RollRegionPass(GraphPass):
@@ -116,10 +118,30 @@ def _plan(sink):
     if any(_mutates(n) for n in sink.graph.nodes if first <= order[n] <= order[sink]):
         return None
     cuts = [sorted({0, n} | {n - shifts[d] for shifts in rolls if shifts.get(d)}) for d, n in enumerate(shape)]
-    intervals = [list(zip(c, c[1:])) for c in cuts]
-    if math.prod(map(len, intervals)) > _MAX_BOXES:
+    if _boxes(cuts) > _MAX_BOXES:
         return None
+    aligned = cuts[:-1] + [_aligned_cut(cuts[-1], sink.meta["val"])]
+    if _boxes(aligned) <= _MAX_BOXES:
+        cuts = aligned
+    intervals = [list(zip(c, c[1:])) for c in cuts]
     return nodes, leaves, list(itertools.product(*intervals))
+
+
+def _boxes(cuts):
+    return math.prod(len(c) - 1 for c in cuts)
+
+
+def _aligned_cut(cuts, val):
+    """The last axis' ``cuts``, with one more where the longest interval starts off a line (``_LINE``), so that
+    its box's rows start on one: the result, large enough to stream (``_streaming_stores``), then streams them.
+    Only where every row starts on a line as well (contiguous rows of a multiple of ``_LINE`` bytes)."""
+    line = _LINE // val.element_size()
+    rows_aligned = val.stride(-1) == 1 and (val.ndim == 1 or val.stride(-2) % line == 0)
+    if not rows_aligned or val.numel() * val.element_size() < STREAMED_BYTES:
+        return cuts
+    lo, hi = max(zip(cuts, cuts[1:]), key=lambda iv: iv[1] - iv[0])
+    start = -(-lo // line) * line
+    return sorted(cuts + [start]) if lo < start < hi else cuts
 
 
 def _mutates(node):
@@ -143,6 +165,7 @@ def _rewrite(graph, sink, nodes, leaves, boxes):
     val = sink.meta["val"]
     with graph.inserting_before(sink):
         buffer = new_buffer(graph, val)
+        buffer.meta[DISJOINT_WRITES] = True
         for box in boxes:
             env = {leaf: base if shifts is None else _sliced(graph, base, box, shifts)
                    for leaf, (base, shifts) in leaves.items()}

@@ -14,7 +14,10 @@ store plainly: the image_preprocess benchmark (uint8 HWC -> float32 CHW, three p
 3.9 ms streamed.
 
 Streaming stores are weakly ordered: each thread that made them fences (``sfence``) before the kernel returns, in
-a parallel region of its own after the kernel's loops, so every later reader, on any thread, sees the data.
+a parallel region of its own after the kernel's loops, so every later reader, on any thread, sees the data.  Within
+a kernel, a buffer that several loops write stores plainly (a later loop may write an element again), unless its
+graph node is marked ``DISJOINT_WRITES``: a fresh buffer whose elements the graph writes once each (the boxes of
+``_roll_regions``).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import re
 import torch
 
 MIN_BYTES = 16 << 20
+DISJOINT_WRITES = "npcompile_disjoint_writes"  # (a key of an FX node's meta)
 
 _PREFIX = "#include <torch/csrc/inductor/cpp_prefix.h>"
 _HELPERS = r"""
@@ -81,6 +85,7 @@ struct FenceOnReturn {
 """
 _BODY = re.compile(r'(extern "C"[^{]*\{)')
 _STREAMED = re.compile(r"npc_nt::store\(\w+, (\w+) \+ ")
+_STREAMS = re.compile(r"npc_nt::store(<true>)?\(")
 _THREADS = re.compile(r"#pragma omp parallel num_threads\((\d+)\)")
 
 
@@ -101,7 +106,8 @@ def streaming_stores(get_store_line):
         if out.getvalue().strip() not in (f"{value}.store({ptr});", f"{value}.store({ptr}, {n});"):
             return out  # (a strided store, say: as it is)
         streamed = IndentedBuffer()
-        streamed.writeline(f"npc_nt::store({value}, {ptr}, {n}{stream});")
+        always = "<true>" if _written_once(var, self) else ""
+        streamed.writeline(f"npc_nt::store{always}({value}, {ptr}, {n}{stream});")
         return streamed
 
     return code
@@ -127,21 +133,32 @@ def _when_large(kernel, var, dtype) -> str | None:
     return f", {cexpr_index(size)} >= {MIN_BYTES}"
 
 
+def _written_once(var, kernel) -> bool:
+    """Whether ``var`` is a buffer made by a graph node marked ``DISJOINT_WRITES``."""
+    from torch._inductor.virtualized import V
+
+    names = [name for name, arg in kernel.args.output_buffers.items() if arg == var]
+    origins = getattr(V.graph.get_buffer(names[0]), "origins", ()) if len(names) == 1 else ()
+    return any(node.meta.get(DISJOINT_WRITES) for node in origins)
+
+
 def with_streaming_fence(source: str) -> str:
     """``source`` (a C++ kernel group) with the helpers above, and the fence, where it streams.  A buffer that more
     than one of the group's parallel loops touches (disjoint parts of one array, ``v = u.copy(); v[1:-1] = ...``)
     stores plainly: the loops' barriers are not fences, so a thread's streamed store could land after another
-    thread's store to the same element in a later loop.  (A kernel whose function this cannot find, so no fence,
-    stores plainly throughout.)"""
-    if "npc_nt::store(" not in source or _PREFIX not in source:  # (Inductor writes _PREFIX into every group)
+    thread's store to the same element in a later loop (``store<true>``: a buffer written once per element, which
+    streams in every loop).  (A kernel whose function this cannot find, so no fence, stores plainly throughout.)"""
+    if not _STREAMS.search(source) or _PREFIX not in source:  # (Inductor writes _PREFIX into every group)
         return source
     body = _BODY.search(source)
     loops = source[body.end():].split("#pragma omp for") if body else []
+    if body is None:
+        source = source.replace("npc_nt::store<true>(", "npc_nt::store(")
     for ptr in set(_STREAMED.findall(source)):
         if body is None or sum(re.search(rf"\b{ptr}\b", loop) is not None for loop in loops) > 1:
             source = re.sub(rf"npc_nt::store\((\w+), {ptr} \+ ", rf"npc_nt::store<false>(\1, {ptr} + ", source)
     source = source.replace(_PREFIX, _PREFIX + _HELPERS, 1)
-    if "npc_nt::store(" not in source:
+    if not _STREAMS.search(source):
         return source
     threads = _THREADS.search(source)
     fence = f"npc_nt::FenceOnReturn npc_nt_fence{{{threads.group(1) if threads else 0}}};"

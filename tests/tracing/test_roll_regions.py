@@ -9,7 +9,7 @@ import torch
 
 from npcompile import _compile as C
 from npcompile.inductor import inductor_options
-from npcompile.inductor._roll_regions import RollRegionPass
+from npcompile.inductor._roll_regions import STREAMED_BYTES, RollRegionPass, _aligned_cut
 
 from .pass_backend import PassBackend
 
@@ -74,12 +74,30 @@ def test_the_pass_is_installed_for_cpu_graphs():
     assert RollRegionPass in passes
 
 
+def test_a_large_result_cuts_its_rows_where_a_line_starts():
+    """The interior box's rows start on a 64-byte line (so they stream), where every row does (2048 doubles)."""
+    def cut(shape, dtype=torch.float64, cuts=(0, 1, 2047, 2048)):
+        return _aligned_cut(list(cuts), torch.empty(shape, dtype=dtype, device="meta"))
+
+    assert STREAMED_BYTES == 16 << 20  # (the sizes below)
+    assert cut((1024, 2048)) == [0, 1, 8, 2047, 2048]
+    assert cut((2048, 2048), torch.float32, (0, 1, 2046, 2048)) == [0, 1, 16, 2046, 2048]
+    assert cut((1024, 2048), cuts=(0, 2040, 2048)) == [0, 2040, 2048]  # the longest interval starts on a line
+    assert cut((1024, 2048), cuts=(0, 1, 5, 2048)) == [0, 1, 5, 8, 2048]
+    assert cut((1026, 2046), cuts=(0, 1, 2045, 2046)) == [0, 1, 2045, 2046]  # rows start off the lines
+    assert cut((512, 2048)) == [0, 1, 2047, 2048]  # 8 MB: stored plainly anyway
+    assert cut((2048, 1024)).__len__() == 5 and cut((2048, 1024)[::-1]).__len__() == 5
+
+
 @pytest.mark.inductor
-def test_inductor_rolled_laplacian_vectorized():
-    """No modulo left in the generated code: the interior a vectorized loop over plain slices."""
+def test_inductor_rolled_laplacian_vectorized_and_streamed():
+    """No modulo left in the generated code: the interior a vectorized loop over plain slices.  The result (16 MB)
+    is written once per element, box by box, so its boxes stream their whole aligned vectors, in every loop."""
     from torch._inductor.utils import run_and_get_code
 
-    got, code = run_and_get_code(C.compile(laplacian), _U)
-    np.testing.assert_array_equal(got, laplacian(_U))
+    u = np.random.default_rng(2).standard_normal((1024, 2048))
+    got, code = run_and_get_code(C.compile(laplacian), u)
+    np.testing.assert_array_equal(got, laplacian(u))
     code = "".join(code)
-    assert "%" not in code.split("extern")[1].split("async_compile.wait")[0] and "Vectorized" in code
+    assert "%" not in code.split('extern "C"')[1].split("async_compile.wait")[0] and "Vectorized" in code
+    assert "npc_nt::store<true>(tmp" in code and "2056L + x1 + 2048L*x0" in code and "FenceOnReturn npc" in code
