@@ -60,6 +60,7 @@ import torch._dynamo  # noqa: E402
 import torch._dynamo.trace_rules as _dy_rules  # noqa: E402
 import torch._dynamo.codegen as _dy_codegen  # noqa: E402
 import torch._dynamo.guards as _dy_guards  # noqa: E402
+import torch._dynamo.symbolic_convert as _dy_sc  # noqa: E402
 import torch._dynamo.source as _dy_source  # noqa: E402
 import torch._dynamo.utils as _dy_utils  # noqa: E402
 import torch._dynamo.variables.builder as _dy_builder  # noqa: E402
@@ -126,6 +127,7 @@ _ORIG_TENSOR_NUMPY = _require(_dy_tensor.TensorVariable, "method_numpy")
 _ORIG_NUMPY_SOURCE_RECONSTRUCT = _require(_require(_dy_source, "NumpyTensorSource"), "reconstruct")
 _ORIG_LIST_CALL_METHOD = _require(_require(_dy_lists, "ListVariable"), "call_method")
 _ORIG_IN_GRAPH_CALL = _require(_require(_dy_torch_vars, "TorchInGraphFunctionVariable"), "call_function")
+_ORIG_JUMP_GUARD_BOOL = _require(_dy_sc, "guard_bool")
 _tf_all_args = _require(_dy_tf, "_get_all_args")
 _tf_overridden = _require(_dy_tf, "has_torch_function")
 del _name
@@ -146,8 +148,6 @@ except ImportError:
 #   operator: ``g`` gets the wrong values, no error), so they are used from the release tested correct on (2.13).
 NESTED_GRAPH_BREAKS = hasattr(torch._dynamo.config, "nested_graph_breaks") and _torch_version() >= (2, 13)
 if NESTED_GRAPH_BREAKS:
-    import torch._dynamo.symbolic_convert as _dy_sc  # noqa: E402
-
     _Translator = _require(_dy_sc, "InstructionTranslatorBase")
     _ORIG_TX_CALL_FUNCTION = _require(_Translator, "call_function")
     _ORIG_TX_INLINE = _require(_Translator, "inline_user_function_return")
@@ -2212,6 +2212,21 @@ def _holds_array(v) -> bool:
     return isinstance(v, _NumpyNdarrayVariable)
 
 
+def _jump_guard_bool(expr):
+    """``guard_bool`` as a jump on an int's truth calls it (``if a[a > 0].size:``): a size read from the data
+    raises the UserError after which Dynamo's jump breaks the graph, as it does for a comparison of that size.
+    (The GuardOnDataDependentSymNode escaped the jump: the whole function ran in NumPy, with a logged traceback.)"""
+    from torch.fx.experimental import _config as shape_config
+    from torch.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode
+
+    try:
+        return _ORIG_JUMP_GUARD_BOOL(expr)
+    except GuardOnDataDependentSymNode as e:
+        if shape_config.no_data_dependent_graph_break:
+            raise
+        raise torch._dynamo.exc.UserError(torch._dynamo.exc.UserErrorType.ANTI_PATTERN, str(e)) from e
+
+
 def _patch_table():
     """(object, attribute, replacement) for every swap.  Each comment says what it replaces and why."""
     shim = _shim()
@@ -2293,6 +2308,9 @@ def _patch_table():
         # a graph break (_select_by_key); ``max(a, b)`` of 0-d NumPy values selects as Python does, not
         # ``np.maximum`` (_select_0d: NaN).
         (_dy_builtin.BuiltinVariable, "call_function", _builtin_call_function),
+        # symbolic_convert.guard_bool (called only by a jump on an int's truth): a size read from the data breaks
+        # the graph there instead of failing the frame (_jump_guard_bool).
+        (_dy_sc, "guard_bool", _jump_guard_bool),
         # builtin.BuiltinVariable.as_proxy: the type ``complex`` as a dtype argument (_builtin_as_proxy).
         (_dy_builtin.BuiltinVariable, "as_proxy", _builtin_as_proxy),
         # SymFloat.__pow__ (a Python float from the data raised to a power): no base >= 0 assert for an integral

@@ -231,3 +231,18 @@ def test_explain_names_dtypes_and_branches_in_numpy_terms():
     assert "dtype(" not in str(r)
     assert same(C.compile(f, backend="eager")(np.ones(3)), f(np.ones(3)))
     assert fallback.classify("generic_jump NumpyNdarrayVariable()")[1] == "if/while on an array"
+
+
+@pytest.mark.parametrize("scale", [1.0, -1.0], ids=["some positive", "none"])
+def test_the_truth_of_a_size_from_the_data_breaks_the_graph_there(scale):
+    """``if pos.size:`` tests an int read from the data: a graph break at the jump, compiled around it (the frame
+    used to fail as a whole, run in NumPy, and log Dynamo's traceback)."""
+    def mean_of_positive(x):
+        pos = x[x > 0]
+        return pos.mean() if pos.size else 0.0
+
+    x = scale * np.abs(np.random.default_rng(0).standard_normal(50))
+    r = C.explain(mean_of_positive)(x)
+    # (torch 2.11 also breaks at the boolean index)
+    assert [e.feature for e in r.graph_breaks][-1:] == ["if/while on an array"] and not r.fallbacks, r
+    assert r.result == mean_of_positive(x) and type(r.result) is type(mean_of_positive(x))
