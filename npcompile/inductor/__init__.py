@@ -116,8 +116,8 @@ def _accurate_vector_code():
     float64 scalar arguments, wrapping integer arithmetic, bool loads/stores as bytes (``_bool_vectors``), integer
     loads, conversions and division on AVX2 (``_avx2_integers``), SIMD transposed tiles of bytes
     (``_transposed_tiles``), vector loops for costly math (``_costly_math``), reductions of 1-byte integers
-    that fold only the lanes holding elements (``_partial_lane_reductions``), float64 sums, maxima and minima
-    folding their lanes by shuffles (``_double_lane_folds``), prefetches of the rows ahead in large
+    that fold only the lanes holding elements (``_partial_lane_reductions``), float64 and integer sums, maxima and
+    minima folding their lanes by shuffles (``_lane_folds``), prefetches of the rows ahead in large
     inputs (``_prefetch``) and streaming stores for large outputs (``_streaming_stores``)."""
     from torch._inductor import cpp_builder
     from torch._inductor.codecache import CppPythonBindingsCodeCache
@@ -127,7 +127,7 @@ def _accurate_vector_code():
     from ._avx2_integers import integer_floordiv, integer_loads, with_avx2_integers
     from ._bool_vectors import fast_bool_casts, fast_bool_load, fast_bool_store
     from ._costly_math import vectorize_costly_math
-    from ._double_lane_folds import tree_folds, with_double_lane_folds
+    from ._lane_folds import tree_folds, with_lane_folds
     from ._partial_lane_reductions import whole_lanes_only
     from ._prefetch import prefetch_ahead
     from ._streaming_stores import streaming_stores, with_streaming_fence
@@ -148,7 +148,7 @@ def _accurate_vector_code():
     swaps.append((TilingSelect, "select_tiling", vectorize_costly_math(TilingSelect.select_tiling)))
     swaps.append((KernelGroup, "codegen_group", _with_preludes(KernelGroup.codegen_group, with_byte_tiles,
                                                                with_vector_math, with_avx2_integers,
-                                                               with_double_lane_folds, with_streaming_fence)))
+                                                               with_lane_folds, with_streaming_fence)))
     with _swapped(swaps):
         yield
 

@@ -1,0 +1,33 @@
+"""Reductions fold their vector lanes in a tree (``npcompile/inductor/_lane_folds.py``): float64 sums of 8 and 16
+contiguous elements round as NumPy's pairwise sum; integer sums, maxima and minima are NumPy's."""
+
+import numpy as np
+import pytest
+
+
+@pytest.mark.inductor
+@pytest.mark.parametrize("simdlen", [None, 256], ids=["native", "avx2"])
+def test_row_folds_match_numpy(simdlen):
+    import torch._inductor.config as inductor_config
+    from torch._inductor.utils import run_and_get_code
+
+    from npcompile import _compile as C
+
+    def f(a8, a16, x, c, m, i):
+        d2 = ((x[:, None, :] - c[None, :, :]) ** 2).sum(axis=-1)  # a k-means distance: 8 dimensions
+        return (a8.sum(axis=-1), a16.sum(axis=-1), d2, np.max(m, axis=-1), np.min(m, axis=-1),
+                i.sum(axis=-1), i.sum(axis=-1, dtype=np.int32), i.max(axis=-1), np.count_nonzero(i > 0, axis=-1))
+
+    rng = np.random.default_rng(0)
+    wide = lambda *shape: rng.standard_normal(shape) * 10.0 ** rng.uniform(-3, 3, shape)  # noqa: E731
+    m = rng.standard_normal((3000, 16))
+    m[::7, 3] = np.nan
+    i = rng.integers(-2**40, 2**40, (4000, 12))  # (int32 sums wrap around)
+    args = wide(5000, 8), wide(3000, 16), wide(2000, 8), wide(16, 8), m, i
+    with inductor_config.patch({"cpp.simdlen": simdlen}):
+        got, code = run_and_get_code(C.compile(f), *args)
+    for k, (g, w) in enumerate(zip(got, f(*args))):
+        assert g.dtype == w.dtype and g.shape == w.shape
+        np.testing.assert_array_equal(g, w, err_msg=f"result {k}")  # bit for bit, NaNs where NumPy's are
+    code = "".join(code)
+    assert all(f"npc_fold::tree<{t}, " in code for t in ("double", "int64_t", "int32_t"))
