@@ -117,7 +117,8 @@ def _accurate_vector_code():
     loads, conversions and division on AVX2 (``_avx2_integers``), SIMD transposed tiles of bytes
     (``_transposed_tiles``), vector loops for costly math (``_costly_math``), reductions of 1-byte integers
     that fold only the lanes holding elements (``_partial_lane_reductions``), float64 and integer sums, maxima and
-    minima folding their lanes by shuffles (``_lane_folds``), prefetches of the rows ahead in large
+    minima folding their lanes by shuffles (``_lane_folds``), int64 -> float64 vector conversions in one AVX-512
+    instruction (``_int64_doubles``), prefetches of the rows ahead in large
     inputs (``_prefetch``) and streaming stores for large outputs (``_streaming_stores``)."""
     from torch._inductor import cpp_builder
     from torch._inductor.codecache import CppPythonBindingsCodeCache
@@ -127,6 +128,7 @@ def _accurate_vector_code():
     from ._avx2_integers import integer_floordiv, integer_loads, with_avx2_integers
     from ._bool_vectors import fast_bool_casts, fast_bool_load, fast_bool_store
     from ._costly_math import vectorize_costly_math
+    from ._int64_doubles import with_int64_doubles
     from ._lane_folds import tree_folds, with_lane_folds
     from ._partial_lane_reductions import whole_lanes_only
     from ._prefetch import prefetch_ahead
@@ -148,7 +150,8 @@ def _accurate_vector_code():
     swaps.append((TilingSelect, "select_tiling", vectorize_costly_math(TilingSelect.select_tiling)))
     swaps.append((KernelGroup, "codegen_group", _with_preludes(KernelGroup.codegen_group, with_byte_tiles,
                                                                with_vector_math, with_avx2_integers,
-                                                               with_lane_folds, with_streaming_fence)))
+                                                               with_lane_folds, with_int64_doubles,
+                                                               with_streaming_fence)))
     with _swapped(swaps):
         yield
 
