@@ -116,8 +116,8 @@ def _accurate_vector_code():
     float64 scalar arguments, wrapping integer arithmetic, bool loads/stores as bytes (``_bool_vectors``), integer
     loads, conversions and division on AVX2 (``_avx2_integers``), SIMD transposed tiles of bytes
     (``_transposed_tiles``), vector loops for costly math (``_costly_math``), reductions of 1-byte integers
-    that fold only the lanes holding elements (``_partial_lane_reductions``), float64 and integer sums, maxima and
-    minima folding their lanes by shuffles (``_lane_folds``), int64 -> float64 vector conversions in one AVX-512
+    that fold only the lanes holding elements (``_partial_lane_reductions``), sums, maxima and minima folding
+    their lanes by shuffles in NumPy's order (``_lane_folds``), int64 -> float64 vector conversions in one AVX-512
     instruction (``_int64_doubles``), prefetches of the rows ahead in large
     inputs (``_prefetch``) and streaming stores for large outputs (``_streaming_stores``)."""
     from torch._inductor import cpp_builder

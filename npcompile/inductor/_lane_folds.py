@@ -1,18 +1,20 @@
-"""float64 and integer sums, maxima and minima fold their vector lanes with shuffles (float64 in NumPy's order).
+"""Sums, maxima and minima fold their vector lanes with shuffles, in NumPy's pairwise order.
 
 A vectorized reduction in Inductor's C++ ends with ``at::vec::vec_reduce_all``, which folds the accumulator's lanes
 into one value.  ATen folds a float vector with shuffles, but has no such fold for double or the integers: its
 generic one stores the vector and folds the lanes one at a time, each through a vector built in memory.  Where a
 reduction's rows are short, that fold is most of the kernel.  Rows of 8 (500000 of them): a float64 sum took 11.2 ms
-(NumPy 11.4, float32 0.5), now 0.7; an int32 sum 18.6 ms (NumPy 6.4); an int64 sum 9.1.  A k-means assignment
-(distances of 20000 points to 16 centroids in 8 dimensions, summed over the dimensions) took 8 ms (NumPy 11), now 1.
+(NumPy 11.4, float32 0.5), now 0.7; an int32 sum 18.6 ms (NumPy 6.4), now 0.5; an int64 sum 9.1, now 0.7.  A k-means
+assignment (distances of 20000 points to 16 centroids in 8 dimensions, summed over the dimensions) took 8 ms (NumPy
+11), now 1.
 
-Ours folds the lanes in a tree, neighbours first: ((v0 + v1) + (v2 + v3)) + ((v4 + v5) + (v6 + v7)), the order in
-which NumPy's pairwise sum adds its eight partial sums, so a float64 sum over 8 or 16 contiguous elements rounds as
-NumPy's.  (Inductor writes out sums of fewer than 8 static elements as adds in order, NumPy's order there; other
-lengths round as neither.)  Integer folds and ``max``/``min`` do not depend on the order.  float64 products keep
-ATen's fold, NumPy's order on AVX-512 up to 8 elements (NumPy multiplies in order).  The shuffles need GCC/Clang
-with AVX2 or AVX-512, as ATen's float folds; elsewhere the tree is ATen's fold.
+Ours folds eight partial results in a tree, neighbours first: ((v0 + v1) + (v2 + v3)) + ((v4 + v5) + (v6 + v7)), the
+order in which NumPy's pairwise sum adds its eight partial sums; lanes 8 to 15 (float32 on AVX-512, or a second
+vector) are first added to lanes 0 to 7, as NumPy adds a row's second block of 8 to its first.  So float64 and float32
+sums over 8 or 16 contiguous elements round as NumPy's (ATen's float fold, halves first, did not).  (Inductor writes
+out sums of fewer than 8 static elements as adds in order, NumPy's order there; other lengths round as neither.)
+Integer folds and ``max``/``min`` do not depend on the order.  Products keep ATen's fold (NumPy multiplies in order).
+The shuffles need GCC/Clang with AVX2 or AVX-512, as ATen's float folds; elsewhere the tree is ATen's fold.
 """
 
 from __future__ import annotations
@@ -27,10 +29,12 @@ namespace npc_fold {
 #if defined(__GNUC__) && !defined(_MSC_VER) && defined(CPU_CAPABILITY_AVX512)
 using Bits = __m512i;
 template <typename T> inline Bits bits(const at::vec::Vectorized<T>& v) {
-  if constexpr (std::is_same_v<T, double>) { return _mm512_castpd_si512(v); } else { return v; }
+  if constexpr (std::is_same_v<T, double>) { return _mm512_castpd_si512(v); }
+  else if constexpr (std::is_same_v<T, float>) { return _mm512_castps_si512(v); } else { return v; }
 }
 template <typename T> inline at::vec::Vectorized<T> unbits(Bits x) {
-  if constexpr (std::is_same_v<T, double>) { return _mm512_castsi512_pd(x); } else { return x; }
+  if constexpr (std::is_same_v<T, double>) { return _mm512_castsi512_pd(x); }
+  else if constexpr (std::is_same_v<T, float>) { return _mm512_castsi512_ps(x); } else { return x; }
 }
 // Each lane swapped with its neighbour at the given distance in bytes.
 inline Bits swapped(Bits x, int bytes) {
@@ -45,10 +49,12 @@ inline Bits swapped(Bits x, int bytes) {
 #elif defined(__GNUC__) && !defined(_MSC_VER) && defined(CPU_CAPABILITY_AVX2)
 using Bits = __m256i;
 template <typename T> inline Bits bits(const at::vec::Vectorized<T>& v) {
-  if constexpr (std::is_same_v<T, double>) { return _mm256_castpd_si256(v); } else { return v; }
+  if constexpr (std::is_same_v<T, double>) { return _mm256_castpd_si256(v); }
+  else if constexpr (std::is_same_v<T, float>) { return _mm256_castps_si256(v); } else { return v; }
 }
 template <typename T> inline at::vec::Vectorized<T> unbits(Bits x) {
-  if constexpr (std::is_same_v<T, double>) { return _mm256_castsi256_pd(x); } else { return x; }
+  if constexpr (std::is_same_v<T, double>) { return _mm256_castsi256_pd(x); }
+  else if constexpr (std::is_same_v<T, float>) { return _mm256_castsi256_ps(x); } else { return x; }
 }
 inline Bits swapped(Bits x, int bytes) {
   switch (bytes) {
@@ -59,13 +65,18 @@ inline Bits swapped(Bits x, int bytes) {
 }
 #define NPC_LANE_SHUFFLES 32
 #endif
-// One vector's lanes folded neighbours first: ((v0 . v1) . (v2 . v3)) . ((v4 . v5) . (v6 . v7)).
+// One vector's lanes folded as 8 partial results, neighbours first: ((v0 . v1) . (v2 . v3)) . ((v4 . v5) . ...),
+// lane 8 + l first folded into lane l where a vector has 16 (NumPy's partial sums of a row of 16 floats).
 template <typename T, typename Op>
 inline T lanes_tree(const Op& op, at::vec::Vectorized<T> v) {
   using Vec = at::vec::Vectorized<T>;
 #ifdef NPC_LANE_SHUFFLES
-  for (int bytes = sizeof(T); bytes < NPC_LANE_SHUFFLES; bytes *= 2) {
-    Vec w = unbits<T>(swapped(bits(v), bytes));  // (named: Inductor's folding lambdas take lvalue references)
+  if constexpr (Vec::size() > 8) {
+    Vec w = unbits<T>(swapped(bits(v), NPC_LANE_SHUFFLES / 2));  // (named: Inductor's lambdas take lvalue refs)
+    v = op(v, w);
+  }
+  for (int bytes = sizeof(T); bytes < NPC_LANE_SHUFFLES && bytes < 8 * static_cast<int>(sizeof(T)); bytes *= 2) {
+    Vec w = unbits<T>(swapped(bits(v), bytes));
     v = op(v, w);
   }
   __at_align__ T lanes[Vec::size()];
@@ -96,12 +107,12 @@ inline T tree(const Op& op, const at::vec::VectorizedN<T, N>& acc) {
 }  // namespace npc_fold
 #endif
 """
-_TYPES = {torch.float64: "double", torch.int64: "int64_t", torch.int32: "int32_t"}
+_TYPES = {torch.float64: "double", torch.float32: "float", torch.int64: "int64_t", torch.int32: "int32_t"}
 _FOLDED = ("sum", "max", "min")
 
 
 def tree_folds(reduction):
-    """Wraps ``CppVecKernel.reduction``: the final fold of a float64, int64 or int32 sum, max or min is
+    """Wraps ``CppVecKernel.reduction``: the final fold of a float64, float32, int64 or int32 sum, max or min is
     ``npc_fold::tree``."""
 
     def reduce(self, dtype, src_dtype, reduction_type, value):

@@ -1,5 +1,5 @@
-"""Reductions fold their vector lanes in a tree (``npcompile/inductor/_lane_folds.py``): float64 sums of 8 and 16
-contiguous elements round as NumPy's pairwise sum; integer sums, maxima and minima are NumPy's."""
+"""Reductions fold their vector lanes in a tree (``npcompile/inductor/_lane_folds.py``): float64 and float32 sums of
+8 and 16 contiguous elements round as NumPy's pairwise sum; integer sums, maxima and minima are NumPy's."""
 
 import numpy as np
 import pytest
@@ -15,7 +15,9 @@ def test_row_folds_match_numpy(simdlen):
 
     def f(a8, a16, x, c, m, i):
         d2 = ((x[:, None, :] - c[None, :, :]) ** 2).sum(axis=-1)  # a k-means distance: 8 dimensions
+        s8, s16 = a8.astype(np.float32), a16.astype(np.float32)
         return (a8.sum(axis=-1), a16.sum(axis=-1), d2, np.max(m, axis=-1), np.min(m, axis=-1),
+                s8.sum(axis=-1), s16.sum(axis=-1), np.max(s16, axis=-1),
                 i.sum(axis=-1), i.sum(axis=-1, dtype=np.int32), i.max(axis=-1), np.count_nonzero(i > 0, axis=-1))
 
     rng = np.random.default_rng(0)
@@ -30,4 +32,4 @@ def test_row_folds_match_numpy(simdlen):
         assert g.dtype == w.dtype and g.shape == w.shape
         np.testing.assert_array_equal(g, w, err_msg=f"result {k}")  # bit for bit, NaNs where NumPy's are
     code = "".join(code)
-    assert all(f"npc_fold::tree<{t}, " in code for t in ("double", "int64_t", "int32_t"))
+    assert all(f"npc_fold::tree<{t}, " in code for t in ("double", "float", "int64_t", "int32_t"))
