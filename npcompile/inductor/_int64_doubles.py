@@ -9,7 +9,8 @@ ATen's AVX-512 code is compiled with) rounds as the scalar cast does, to nearest
 
 from __future__ import annotations
 
-_PREFIX = "#include <torch/csrc/inductor/cpp_prefix.h>"
+from ._transposed_tiles import _PREFIX
+
 _CODE = r"""
 #ifndef NPC_INT64_DOUBLES
 #define NPC_INT64_DOUBLES

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import torch
 
-_PREFIX = "#include <torch/csrc/inductor/cpp_prefix.h>"
+from ._transposed_tiles import _PREFIX
+
 _TREE = r"""
 #ifndef NPC_LANE_FOLDS
 #define NPC_LANE_FOLDS
@@ -144,10 +145,10 @@ def tree_folds(reduction):
         fold = "tree" if reduction_type in _FOLDED or reduction_type == "prod" and dtype in _INTEGERS else \
             "ordered" if reduction_type == "prod" and dtype == torch.float64 else None
         if dtype in _TYPES and fold:
-            call = f"at::vec::vec_reduce_all<{_TYPES[dtype]}, "
+            aten_fold = f"at::vec::vec_reduce_all<{_TYPES[dtype]}, "
             for i in range(start, len(lines)):
                 if isinstance(lines[i], str):
-                    lines[i] = lines[i].replace(call, f"npc_fold::{fold}<" + call[len("at::vec::vec_reduce_all<"):])
+                    lines[i] = lines[i].replace(aten_fold, f"npc_fold::{fold}<{_TYPES[dtype]}, ")
         return result
 
     return reduce

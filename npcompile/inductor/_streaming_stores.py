@@ -26,10 +26,11 @@ import re
 
 import torch
 
+from ._transposed_tiles import _PREFIX
+
 MIN_BYTES = 16 << 20
 DISJOINT_WRITES = "npcompile_disjoint_writes"  # (a key of an FX node's meta)
 
-_PREFIX = "#include <torch/csrc/inductor/cpp_prefix.h>"
 _HELPERS = r"""
 #ifndef NPC_STREAMING_STORES
 #define NPC_STREAMING_STORES
@@ -98,7 +99,8 @@ def streaming_stores(get_store_line):
     def code(self, value, var, index, dtype, *rest, **kwargs):
         out = get_store_line(self, value, var, index, dtype, *rest, **kwargs)
         plain = dtype == torch.bool or any(rest) or any(kwargs.values()) or isinstance(self, CppTile2DKernel)
-        stream = None if plain else _when_large(self, var, dtype)
+        buffer = None if plain else _output(self, var)
+        stream = None if buffer is None else _when_large(self, buffer, dtype)
         if stream is None:
             return out
         ptr = f"{var} + {cexpr_index(index)}"
@@ -106,23 +108,30 @@ def streaming_stores(get_store_line):
         if out.getvalue().strip() not in (f"{value}.store({ptr});", f"{value}.store({ptr}, {n});"):
             return out  # (a strided store, say: as it is)
         streamed = IndentedBuffer()
-        always = "<true>" if _written_once(var, self) else ""
+        always = "<true>" if _written_once(buffer) else ""
         streamed.writeline(f"npc_nt::store{always}({value}, {ptr}, {n}{stream});")
         return streamed
 
     return code
 
 
-def _when_large(kernel, var, dtype) -> str | None:
-    """None where ``var`` is not a graph output that this kernel only writes, or has fewer than MIN_BYTES; else the
-    extra argument of ``npc_nt::store``: none, or with symbolic sizes the test of the size when the kernel runs."""
-    from torch._inductor.codegen.cpp_utils import cexpr_index
+def _output(kernel, var):
+    """The buffer of the graph output that ``var`` points to, where this kernel only writes it; else None."""
     from torch._inductor.virtualized import V
 
     names = [name for name, arg in kernel.args.output_buffers.items() if arg == var]
     if len(names) != 1 or names[0] in kernel.args.input_buffers or names[0] not in V.graph.get_output_names():
         return None
-    size = V.graph.get_buffer(names[0]).get_numel() * dtype.itemsize
+    return V.graph.get_buffer(names[0])
+
+
+def _when_large(kernel, buffer, dtype) -> str | None:
+    """None where ``buffer`` has fewer than MIN_BYTES; else the extra argument of ``npc_nt::store``: none, or with
+    symbolic sizes the test of the size when the kernel runs."""
+    from torch._inductor.codegen.cpp_utils import cexpr_index
+    from torch._inductor.virtualized import V
+
+    size = buffer.get_numel() * dtype.itemsize
     if V.graph.sizevars.statically_known_geq(size, MIN_BYTES):
         return ""
     if V.graph.sizevars.statically_known_lt(size, MIN_BYTES):
@@ -133,13 +142,9 @@ def _when_large(kernel, var, dtype) -> str | None:
     return f", {cexpr_index(size)} >= {MIN_BYTES}"
 
 
-def _written_once(var, kernel) -> bool:
-    """Whether ``var`` is a buffer made by a graph node marked ``DISJOINT_WRITES``."""
-    from torch._inductor.virtualized import V
-
-    names = [name for name, arg in kernel.args.output_buffers.items() if arg == var]
-    origins = getattr(V.graph.get_buffer(names[0]), "origins", ()) if len(names) == 1 else ()
-    return any(node.meta.get(DISJOINT_WRITES) for node in origins)
+def _written_once(buffer) -> bool:
+    """Whether ``buffer`` was made by a graph node marked ``DISJOINT_WRITES``."""
+    return any(node.meta.get(DISJOINT_WRITES) for node in getattr(buffer, "origins", ()))
 
 
 def with_streaming_fence(source: str) -> str:
